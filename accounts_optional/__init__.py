@@ -1,0 +1,1 @@
+"""Optional accounts: playing never needs one; a guest's session is enough."""

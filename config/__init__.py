@@ -1,0 +1,1 @@
+"""Project configuration: one settings module, the ASGI entry point, URLs and /healthz."""

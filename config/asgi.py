@@ -1,0 +1,29 @@
+"""ASGI entry point: plain HTTP goes to Django, WebSockets to the rooms' consumers.
+
+Django must be set up (get_asgi_application) before the routing is imported,
+because the consumers import models.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from rooms.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # The origin check stops other sites from opening sockets with a visitor's
+        # session cookie; AuthMiddlewareStack brings the session (seats) and the user.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

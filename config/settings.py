@@ -1,0 +1,242 @@
+"""Khelaghor's one settings module.
+
+Everything that differs between a laptop, CI and production comes from the
+environment; nothing secret lives in the repository. With no variables set the
+site runs on SQLite, an in-memory channel layer and in-process timers, which is
+enough for one `runserver`. Production sets DJANGO_SECRET_KEY, DJANGO_DEBUG=0,
+DJANGO_ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and REDIS_URL, because several
+daphne processes must share the database, the channel layer and the turn timers.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    lowered = value.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {value!r}")
+
+
+def _env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# --- Core -------------------------------------------------------------------
+
+_SECRET_FROM_ENV = os.environ.get("DJANGO_SECRET_KEY", "")
+# Debug defaults to on only when no secret is configured, i.e. on a developer's machine.
+DEBUG = _env_bool("DJANGO_DEBUG", default=not _SECRET_FROM_ENV)
+
+if _SECRET_FROM_ENV:
+    SECRET_KEY = _SECRET_FROM_ENV
+elif DEBUG:
+    # Only ever used in development; a production process refuses to start without a key.
+    SECRET_KEY = "django-insecure-khelaghor-development-only-key-do-not-use-in-production"
+else:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+
+ALLOWED_HOSTS = _env_list(
+    "DJANGO_ALLOWED_HOSTS",
+    default=["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
+)
+
+INSTALLED_APPS = [
+    # daphne first: its runserver replaces Django's so `manage.py runserver` speaks ASGI.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "rooms",
+    "accounts_optional",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------
+
+DATABASES = {
+    "default": dj_database_url.config(
+        env="DATABASE_URL",
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Channels runs database work in threads; without a busy timeout concurrent writers
+    # fail at once with "database is locked" instead of waiting their turn.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, timers, cache -------------------------------------
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                # Messages waiting per channel before ChannelFull; the default 100 is
+                # too small for a busy room broadcasting every move to every seat.
+                "capacity": 1500,
+                # Seconds an undelivered message lives before it is dropped.
+                "expiry": 60,
+                # Seconds a group membership lives without being refreshed. A room
+                # socket stays open for a whole evening, so keep it at a day.
+                "group_expiry": 86400,
+            },
+        }
+    }
+    KHELAGHOR_TIMER_BACKEND = "rooms.timers.RedisTimers"
+    KHELAGHOR_REDIS_URL = REDIS_URL
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "khelaghor",
+        }
+    }
+else:
+    # One process only: fine for `make run` and the unit tests.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    KHELAGHOR_TIMER_BACKEND = "rooms.timers.InProcessTimers"
+    KHELAGHOR_REDIS_URL = ""
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Sessions and auth --------------------------------------------------------
+
+# Seats are keyed by session key, so sessions must live on the server: the
+# signed-cookie engine has no key. A year, so a guest who comes back keeps a seat.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Internationalisation -------------------------------------------------------
+
+LANGUAGE_CODE = "bn"
+LANGUAGES = [("bn", "বাংলা"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "Asia/Dhaka"
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # The manifest storage needs `collectstatic` first, so only outside DEBUG.
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        ),
+    },
+}
+
+# --- Security (production) --------------------------------------------------------
+
+if not DEBUG:
+    # TLS ends at nginx, which sets X-Forwarded-Proto; trust it only from there.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    # Load balancers and systemd probes call /healthz on the loopback over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"
+
+CSRF_TRUSTED_ORIGINS = _env_list(
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    default=[
+        f"https://{host}"
+        for host in ALLOWED_HOSTS
+        if host and not host.startswith(".") and host != "*" and host != "testserver"
+    ],
+)
+
+# The guest's language choice is remembered for a year, like the seat.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+
+# --- Logging ------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "daphne": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    },
+}
