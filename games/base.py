@@ -1,0 +1,217 @@
+"""The one small interface every Khelaghor game implements.
+
+A game is a pure rules object: no Django, no I/O, no clock, no global random.
+State values are immutable; ``apply`` returns a new state and the record events
+(GAME_RECORD.md §2) that the action produced. Dice are inputs: when the pending
+decision is a roll, ``Turn.dice`` says how many dice it consumes, and whoever
+applies the action (the room layer, the simulator, a test) draws them from the
+fair roll stream and puts them in the action as ``{"type": "roll", "dice": [...]}``.
+
+Actions are small JSON objects. A player or bot says *what* it wants
+(``{"type": "roll"}``, ``{"type": "move", "token": 2}``, ``{"type": "bid",
+"quantity": 3, "face": 4}``); the roll's values are added by the table.
+
+The design follows OpenSpiel (one API for every game, chance nodes) and
+scalachess (illegal actions are refused with a sentence a player can read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class GameError(Exception):
+    """Base of every error the engines raise. ``code`` is for machines, the
+    message is for people."""
+
+    code = "game_error"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class IllegalAction(GameError):
+    code = "illegal_action"
+
+
+class NotYourTurn(IllegalAction):
+    code = "not_your_turn"
+
+
+class InvalidOptions(GameError):
+    code = "invalid_options"
+
+
+class InvalidSetup(GameError):
+    code = "invalid_setup"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Whose decision is pending.
+
+    ``seat`` is the seat that must act, or None for a chance event nobody
+    decides (a Liar's Dice deal), which the table applies at once.
+    ``dice`` is how many dice the action consumes from the fair stream (0 for a
+    choice). ``forced`` is the action to apply without waiting when the player
+    has no real choice (one legal choice, or several identical ones)."""
+
+    seat: int | None
+    dice: int = 0
+    forced: Action | None = None
+
+    @property
+    def is_roll(self) -> bool:
+        return self.dice > 0
+
+
+@dataclass(frozen=True)
+class Option:
+    """One declared option: its default and the values allowed. ``parse``, when
+    given, validates and normalises a value itself (raising InvalidOptions)."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    help: str = ""
+    parse: Callable[[Any], Any] | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.parse is not None:
+            return self.parse(value)
+        # Exact types: JSON's true must not pass for 1, nor 1 for true.
+        if type(value) is not type(self.default):
+            raise InvalidOptions(f"Option {self.name} has the wrong type: {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise InvalidOptions(f"Option {self.name} must be one of {allowed}, not {value!r}")
+        return value
+
+
+class Game:
+    """Base class. Subclasses are stateless singletons; all state is in values."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+
+    # ---- options -----------------------------------------------------------
+
+    def resolve_options(self, num_players: int, given: dict[str, Any] | None) -> dict[str, Any]:
+        """All options with defaults filled in, validated. Unknown names are an error."""
+        given = dict(given or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise InvalidOptions(f"Unknown option for {self.name}: {', '.join(unknown)}")
+        resolved = {}
+        for opt in self.options:
+            resolved[opt.name] = opt.check(given.get(opt.name, opt.default))
+        if "first_player" in resolved:
+            fp = resolved["first_player"]
+            if not isinstance(fp, int) or isinstance(fp, bool) or not 0 <= fp < num_players:
+                raise InvalidOptions(f"first_player must be a seat from 0 to {num_players - 1}")
+        return self.check_options(num_players, resolved)
+
+    def check_options(self, num_players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Game-specific checks and derived defaults; returns the options."""
+        return options
+
+    def check_players(self, num_players: int) -> None:
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidSetup(
+                f"{self.title} is for {self.min_players} to {self.max_players} players,"
+                f" not {num_players}"
+            )
+
+    # ---- the interface -----------------------------------------------------
+
+    def initial_state(self, num_players: int, options: dict[str, Any] | None = None) -> Any:
+        raise NotImplementedError
+
+    def turn(self, state: Any) -> Turn | None:
+        """The pending decision, or None when the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """What ``seat`` may do now ([] when it is not their turn). Roll actions
+        are listed without their dice: ``{"type": "roll"}``."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, seat: int | None, action: Action) -> tuple[Any, list[Event]]:
+        """Apply ``action`` by ``seat``; return the new state and the record events.
+        Raises NotYourTurn or IllegalAction and leaves ``state`` untouched."""
+        raise NotImplementedError
+
+    def view_for(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may see (None: a spectator), as JSON-ready data.
+        The only way hidden information leaves the engine."""
+        raise NotImplementedError
+
+    def placings(self, state: Any) -> list[int]:
+        """Seats in finishing order so far (complete when the game is over)."""
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        return self.turn(state) is None
+
+    def with_hidden_redrawn(self, state: Any, seat: int, rng: Any) -> Any:
+        """The same state with every hidden thing ``seat`` cannot see drawn anew
+        (other seats' dice). Tests use it to prove ``view_for(state, seat)``
+        depends on nothing ``seat`` may not know. Games without secrets return
+        ``state``."""
+        return state
+
+    # ---- the record --------------------------------------------------------
+
+    record_event_types: tuple[str, ...] = ()
+    """Event types this game writes to the record; others are ignored on replay."""
+
+    record_event_fields: dict[str, tuple[str, ...]] = {}
+    """For each event type, the fields that are compared on replay."""
+
+    def action_from_event(self, event: Event) -> tuple[int | None, Action] | None:
+        """The action a record event stands for, or None for events that are
+        consequences of an earlier action (they are compared, not applied)."""
+        raise NotImplementedError
+
+    def dice_in_event(self, event: Event) -> list[int]:
+        """The dice an event rolled, in nonce order (GAME_RECORD.md §3)."""
+        return []
+
+    def record_seat_extra(self, state: Any, seat: int) -> dict[str, Any]:
+        """Game-specific fields of a record's seat entry (Ludo's ``arm``)."""
+        return {}
+
+
+def roll_action(dice: list[int]) -> Action:
+    return {"type": "roll", "dice": list(dice)}
+
+
+def require_int(action: Action, key: str, lo: int, hi: int, what: str) -> int:
+    value = action.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalAction(f"The {what} must be a whole number")
+    if not lo <= value <= hi:
+        raise IllegalAction(f"The {what} must be from {lo} to {hi}")
+    return value
+
+
+def require_dice(action: Action, count: int) -> list[int]:
+    dice = action.get("dice")
+    if (
+        not isinstance(dice, list)
+        or len(dice) != count
+        or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
+    ):
+        raise IllegalAction(f"This roll needs {count} dice with faces 1 to 6")
+    return dice

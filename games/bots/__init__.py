@@ -1,0 +1,76 @@
+"""Computer players: one interface for every game.
+
+A bot is given exactly what a human in its seat would see (``view_for``) and the
+legal actions, and returns one of them. It never sees another seat's hidden dice:
+it cannot, because the view does not contain them. Kinds are named per game;
+``make_bot(game, "prob:0.3")`` passes the text after the colon to the kind.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+Action = dict[str, Any]
+
+
+class Bot:
+    kind = "bot"
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions."""
+
+    kind = "random"
+
+    def choose(self, view, legal, rng):
+        return rng.choice(legal)
+
+
+class UnknownBot(ValueError):
+    pass
+
+
+BotFactory = Callable[[str | None], Bot]
+_kinds: dict[str, dict[str, BotFactory]] = {}
+
+
+def register(game: str, kind: str, factory: BotFactory) -> None:
+    _kinds.setdefault(game, {})[kind] = factory
+
+
+def kinds_for(game: str) -> list[str]:
+    _load(game)
+    return sorted(set(_kinds.get(game, {})) | {"random", "external"})
+
+
+def _load(game: str) -> None:
+    import importlib
+
+    try:
+        importlib.import_module(f"games.bots.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"games.bots.{game}":
+            raise
+
+
+def make_bot(game: str, spec: str) -> Bot:
+    """A bot from a spec such as ``standard``, ``prob:0.3`` or ``external:CMD``."""
+    kind, _, param = spec.partition(":")
+    if kind == "random":
+        return RandomBot()
+    if kind == "external":
+        if not param:
+            raise UnknownBot("external needs a command: external:COMMAND")
+        from .external import ExternalBot
+
+        return ExternalBot(param)
+    _load(game)
+    factory = _kinds.get(game, {}).get(kind)
+    if factory is None:
+        raise UnknownBot(f"Unknown bot kind {kind!r} for {game}; known: {', '.join(kinds_for(game))}")
+    return factory(param or None)

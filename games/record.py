@@ -1,0 +1,240 @@
+"""The game record ``khelaghor.record/1`` (GAME_RECORD.md): writer, reader, replayer.
+
+A record is a game's setup plus its ordered events. ``replay`` rebuilds the state
+by feeding the events back through the engine: each event that stands for an
+action is applied, and every event the engine produces must match the record's
+next events field by field. Unknown event types and fields are ignored (forward
+compatibility); anything that breaks the rules or the dice is rejected with the
+event's index and a reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Event, Game, GameError
+from .fairness import SCHEME, FairnessError, verify_dice
+from .registry import get_game
+
+FORMAT = "khelaghor.record/1"
+STATUSES = ("finished", "in_progress", "aborted")
+
+
+class RecordError(Exception):
+    """A record that is malformed, breaks the rules or fails the dice check."""
+
+    def __init__(self, message: str, event_index: int | None = None) -> None:
+        where = f"event {event_index}: " if event_index is not None else ""
+        super().__init__(where + message)
+        self.message = message
+        self.event_index = event_index
+
+
+def seat_entry(seat: int, name: str, bot: str | None = None, **extra: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"seat": seat, "name": name, "kind": "bot" if bot else "human"}
+    if bot:
+        entry["bot"] = bot
+    entry.update(extra)
+    return entry
+
+
+def build_record(
+    *,
+    game: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any],
+    server_seed_hash: str,
+    client_seed: str,
+    events: list[Event],
+    status: str,
+    placings: list[int],
+    server_seed: bytes | None = None,
+) -> dict[str, Any]:
+    """A record object in the normative key order. The server seed is only
+    included when given: the caller reveals it once the game is over."""
+    fairness: dict[str, Any] = {"scheme": SCHEME, "server_seed_hash": server_seed_hash}
+    if server_seed is not None:
+        fairness["server_seed"] = server_seed.hex()
+    fairness["client_seed"] = client_seed
+    return {
+        "format": FORMAT,
+        "game": game,
+        "seats": seats,
+        "options": options,
+        "fairness": fairness,
+        "events": events,
+        "status": status,
+        "placings": placings,
+    }
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(text: str) -> dict[str, Any]:
+    try:
+        record = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"Not JSON: {exc}") from None
+    check_shape(record)
+    return record
+
+
+def check_shape(record: Any) -> None:
+    """The structure of GAME_RECORD.md §1, before any rule is looked at."""
+    if not isinstance(record, dict):
+        raise RecordError("A record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"Unknown format {record.get('format')!r}; expected {FORMAT}")
+    for key, kind in (("game", str), ("seats", list), ("options", dict), ("fairness", dict),
+                      ("events", list), ("status", str), ("placings", list)):
+        if not isinstance(record.get(key), kind):
+            raise RecordError(f"Field {key!r} is missing or has the wrong type")
+    if record["status"] not in STATUSES:
+        raise RecordError(f"Unknown status {record['status']!r}")
+    for i, seat in enumerate(record["seats"]):
+        if not isinstance(seat, dict) or seat.get("seat") != i:
+            raise RecordError(f"Seat entry {i} must be an object with \"seat\": {i}")
+        if seat.get("kind") not in ("human", "bot"):
+            raise RecordError(f"Seat {i} has an unknown kind {seat.get('kind')!r}")
+    fairness = record["fairness"]
+    if fairness.get("scheme") != SCHEME:
+        raise RecordError(f"Unknown fairness scheme {fairness.get('scheme')!r}")
+    if not isinstance(fairness.get("server_seed_hash"), str) or not isinstance(
+        fairness.get("client_seed"), str
+    ):
+        raise RecordError("The fairness block needs server_seed_hash and client_seed")
+    for i, event in enumerate(record["events"]):
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise RecordError("Every event is an object with a type", i)
+
+
+@dataclass
+class Replay:
+    game: Game
+    state: Any
+    dice_checked: int | None  # None when the server seed is not revealed yet
+    placings: list[int]
+
+
+def _same(game: Game, produced: Event, recorded: Event) -> bool:
+    fields = game.record_event_fields.get(produced["type"])
+    if fields is None:
+        return produced == {k: recorded.get(k) for k in produced}
+    return all(produced.get(f) == recorded.get(f) for f in fields)
+
+
+def _describe(event: Event) -> str:
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
+
+def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
+    """Rebuild the final state of ``record``; raise RecordError at the first
+    event that breaks the rules, the dice or the status."""
+    check_shape(record)
+    try:
+        game = get_game(record["game"])
+    except KeyError:
+        raise RecordError(f"Unknown game {record['game']!r}") from None
+    num_players = len(record["seats"])
+    try:
+        game.check_players(num_players)
+        options = game.resolve_options(num_players, record["options"])
+    except GameError as exc:
+        raise RecordError(exc.message) from None
+    if options != record["options"]:
+        raise RecordError("The options must list every option with its value, defaults included")
+    state = game.initial_state(num_players, options)
+    for seat_index, entry in enumerate(record["seats"]):
+        for key, value in game.record_seat_extra(state, seat_index).items():
+            if entry.get(key) != value:
+                raise RecordError(f"Seat {seat_index} must have {key} {value}")
+
+    owed: deque[Event] = deque()  # consequences the engine produced, still to be matched
+    rolled: list[tuple[int, list[int]]] = []
+    for index, event in enumerate(record["events"]):
+        if event["type"] not in game.record_event_types:
+            continue  # a type this reader does not know (timeouts, takeovers, ...)
+        if owed:
+            expected = owed.popleft()
+            if expected["type"] != event["type"] or not _same(game, expected, event):
+                raise RecordError(
+                    f"expected {_describe(expected)} but the record has {_describe(event)}", index
+                )
+            continue
+        try:
+            mapped = game.action_from_event(event)
+        except (KeyError, TypeError, ValueError):
+            mapped = None
+        if mapped is None:
+            raise RecordError(f"a {event['type']} event cannot happen here", index)
+        seat, action = mapped
+        if game.turn(state) is None:
+            raise RecordError("the game was already over", index)
+        try:
+            state, produced = game.apply(state, seat, action)
+        except GameError as exc:
+            raise RecordError(exc.message, index) from None
+        if not produced or not _same(game, produced[0], event):
+            first = _describe(produced[0]) if produced else "nothing"
+            raise RecordError(f"the rules give {first} for this action", index)
+        owed.extend(produced[1:])
+        dice = game.dice_in_event(event)
+        if dice:
+            rolled.append((index, dice))
+    if owed:
+        raise RecordError(f"the record ends before {_describe(owed[0])}")
+
+    over = game.turn(state) is None
+    placings = game.placings(state)
+    status = record["status"]
+    if status == "finished":
+        if not over:
+            raise RecordError("the record says finished but the game is not over")
+        if record["placings"] != placings:
+            raise RecordError(f"the placings are {placings}, not {record['placings']}")
+    elif status == "in_progress" and over:
+        raise RecordError("the game is over but the record says in_progress")
+
+    dice_checked = None
+    if check_dice:
+        dice_checked = verify_record_dice(record, rolled, required=status == "finished")
+    return Replay(game=game, state=state, dice_checked=dice_checked, placings=placings)
+
+
+def verify_record_dice(
+    record: dict[str, Any], rolled: list[tuple[int, list[int]]], *, required: bool
+) -> int | None:
+    fairness = record["fairness"]
+    seed_hex = fairness.get("server_seed")
+    if seed_hex is None:
+        if required:
+            raise RecordError("a finished game's record must reveal the server seed")
+        return None
+    try:
+        server_seed = bytes.fromhex(seed_hex)
+    except (TypeError, ValueError):
+        raise RecordError("the server seed is not hex") from None
+    if hashlib.sha256(server_seed).hexdigest() != fairness["server_seed_hash"]:
+        raise RecordError("the server seed does not match the hash shown before the game")
+    try:
+        return verify_dice(server_seed, fairness["client_seed"], rolled)
+    except FairnessError as exc:
+        raise RecordError(exc.message, exc.event_index) from None
+
+
+def dice_of_record(record: dict[str, Any]) -> list[tuple[int, list[int]]]:
+    """Every die of a record by event index, in nonce order."""
+    game = get_game(record["game"])
+    out = []
+    for index, event in enumerate(record["events"]):
+        if event.get("type") in game.record_event_types:
+            dice = game.dice_in_event(event)
+            if dice:
+                out.append((index, dice))
+    return out
