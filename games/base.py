@@ -32,9 +32,22 @@ class GameError(Exception):
     code = "game_error"
 
     def __init__(self, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(message.replace("{name}", _seat_label(extra.get("seat"))))
+        self.template = message
+        self.message = str(self)
         self.extra = extra
+
+    def for_players(self, names: list[str]) -> str:
+        """The message with ``{name}`` filled in with the player's name: engines
+        know seats, the table knows names."""
+        seat = self.extra.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return self.template.replace("{name}", names[seat])
+        return self.message
+
+
+def _seat_label(seat: Any) -> str:
+    return f"the player in seat {seat + 1}" if isinstance(seat, int) else "another player"
 
 
 class IllegalAction(GameError):
