@@ -163,10 +163,10 @@ def read_mo(path: Path) -> Catalogue:
     _, _, count, ids_table, strs_table = struct.unpack(f"{order}5I", data[:20])
     catalogue: Catalogue = {}
     for i in range(count):
-        id_length, id_offset = struct.unpack(f"{order}2I", data[ids_table + 8 * i : ids_table + 8 * i + 8])
-        str_length, str_offset = struct.unpack(
-            f"{order}2I", data[strs_table + 8 * i : strs_table + 8 * i + 8]
-        )
+        id_entry = ids_table + 8 * i
+        str_entry = strs_table + 8 * i
+        id_length, id_offset = struct.unpack(f"{order}2I", data[id_entry : id_entry + 8])
+        str_length, str_offset = struct.unpack(f"{order}2I", data[str_entry : str_entry + 8])
         key = data[id_offset : id_offset + id_length].decode("utf-8")
         catalogue[key] = data[str_offset : str_offset + str_length].decode("utf-8")
     return catalogue

@@ -1,0 +1,115 @@
+"""Settings choose embedded defaults with no environment and real services when told.
+
+Each case runs in a fresh interpreter because settings are read once per process.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+PRINT_CHOICES = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "db": settings.DATABASES["default"]["ENGINE"],
+    "db_options": settings.DATABASES["default"].get("OPTIONS", {}),
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "layer_config": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}),
+    "timers": settings.KHELAGHOR_TIMER_BACKEND,
+    "redis": settings.KHELAGHOR_REDIS_URL,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "debug": settings.DEBUG,
+    "session_engine": settings.SESSION_ENGINE,
+    "session_age": settings.SESSION_COOKIE_AGE,
+    "hosts": settings.ALLOWED_HOSTS,
+    "csrf_origins": settings.CSRF_TRUSTED_ORIGINS,
+    "language": settings.LANGUAGE_CODE,
+    "first_app": settings.INSTALLED_APPS[0],
+}))
+"""
+
+
+def settings_with(env: dict[str, str]) -> dict:
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("DJANGO_") and k not in ("DATABASE_URL", "REDIS_URL")
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", PRINT_CHOICES],
+        cwd=REPO_ROOT,
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_nothing_set_means_sqlite_in_memory_layer_and_in_process_timers():
+    chosen = settings_with({})
+    assert chosen["db"] == "django.db.backends.sqlite3"
+    assert chosen["db_options"]["timeout"] >= 20
+    assert chosen["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert chosen["timers"] == "rooms.timers.InProcessTimers"
+    assert chosen["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert chosen["debug"] is True
+    assert "localhost" in chosen["hosts"] and "127.0.0.1" in chosen["hosts"]
+
+
+def test_database_and_redis_urls_switch_to_postgres_and_redis():
+    chosen = settings_with(
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
+            "REDIS_URL": "redis://127.0.0.1:6379/15",
+        }
+    )
+    assert chosen["db"] == "django.db.backends.postgresql"
+    assert chosen["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert chosen["layer_config"]["hosts"] == ["redis://127.0.0.1:6379/15"]
+    assert chosen["layer_config"]["capacity"] >= 1000
+    assert chosen["layer_config"]["group_expiry"] == 86400
+    assert chosen["timers"] == "rooms.timers.RedisTimers"
+    assert chosen["redis"] == "redis://127.0.0.1:6379/15"
+    assert chosen["cache"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_sessions_live_on_the_server_for_a_year_because_seats_are_keyed_by_them():
+    chosen = settings_with({})
+    assert chosen["session_engine"] != "django.contrib.sessions.backends.signed_cookies"
+    assert chosen["session_age"] >= 365 * 24 * 3600
+
+
+def test_bengali_is_the_default_language_and_daphne_owns_runserver():
+    chosen = settings_with({})
+    assert chosen["language"] == "bn"
+    assert chosen["first_app"] == "daphne"
+
+
+def test_a_secret_key_turns_debug_off_and_hosts_feed_csrf_origins():
+    chosen = settings_with(
+        {"DJANGO_SECRET_KEY": "x" * 60, "DJANGO_ALLOWED_HOSTS": "khelaghor.example, www.x.example"}
+    )
+    assert chosen["debug"] is False
+    assert chosen["hosts"] == ["khelaghor.example", "www.x.example"]
+    assert chosen["csrf_origins"] == ["https://khelaghor.example", "https://www.x.example"]
+
+
+def test_production_without_a_secret_key_refuses_to_start():
+    base = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [sys.executable, "-c", PRINT_CHOICES],
+        cwd=REPO_ROOT,
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "0"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
