@@ -1,0 +1,81 @@
+"""A real phone-sized browser sees Bengali first and can switch to English for good.
+
+Playwright drives Debian's Chromium (tests/services.py require_chromium); it
+never downloads a browser of its own.
+"""
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.servers import free_port, run_daphne, run_manage
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # The machine's network is closed; without these Chromium keeps calling home.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    database = tmp_path_factory.mktemp("browser-db") / "db.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{database}"}
+    run_manage("migrate", "--noinput", env=env)
+    with run_daphne(free_port(), env) as running:
+        yield running
+
+
+@pytest.fixture
+def phone(chromium_path):
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(
+            viewport={"width": 360, "height": 740}, locale="bn-BD", has_touch=True
+        )
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+def test_a_visitor_sees_bengali_and_can_switch_to_english_for_good(server, phone):
+    requested = []
+    phone.on("request", lambda request: requested.append(request.url))
+
+    phone.goto(server.base_url + "/")
+    assert phone.locator("html").get_attribute("lang") == "bn"
+    assert phone.get_by_role("link", name="এখনই খেলুন").is_visible()
+
+    phone.select_option("#language-select", "en")
+    phone.get_by_role("button", name="বদলান").click()
+    phone.wait_for_url(server.base_url + "/")
+    assert phone.locator("html").get_attribute("lang") == "en"
+    assert phone.get_by_role("link", name="Play now").is_visible()
+
+    phone.reload()
+    assert phone.locator("html").get_attribute("lang") == "en"
+
+    assert all(url.startswith(server.base_url) for url in requested), requested
+
+
+def test_the_home_page_fits_a_360px_phone_with_thumb_sized_controls(server, phone):
+    phone.goto(server.base_url + "/")
+    scroll_width = phone.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= 360
+    controls = phone.locator("main .button, header button, header select")
+    assert controls.count() >= 4
+    for index in range(controls.count()):
+        box = controls.nth(index).bounding_box()
+        assert box is not None and box["height"] >= 44, controls.nth(index).inner_text()
