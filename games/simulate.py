@@ -126,7 +126,8 @@ def _tournament_chunk(args: tuple) -> list[tuple[int, list[int]]]:
         seated = [specs[(s + rotation) % n] for s in range(n)]
         record = simulate_record(game_name, seated, seed=seed, index=i, options=options)
         winner_seat = record["placings"][0]
-        out.append((i, [(winner_seat - rotation) % n]))  # the winner's index in ``specs``
+        # Seat s plays specs[(s + rotation) % n], so the winner is that index.
+        out.append((i, [(winner_seat + rotation) % n]))
     return out
 
 
