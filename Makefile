@@ -15,9 +15,9 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 $(VENV): $(STAMP)
 
+# daphne is first in INSTALLED_APPS, so this runserver is daphne's (ASGI, WebSockets).
 run: $(STAMP) compilemessages
 	$(PY) manage.py migrate --noinput
-	# daphne is first in INSTALLED_APPS, so this runserver is daphne's (ASGI, WebSockets).
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # pytest's exit code 5 ("no tests collected") is a failure too: make stops on any non-zero.
