@@ -1,0 +1,348 @@
+"""Computer players for Liar's Dice (RULES.md §1), from the view alone.
+
+- ``prob[:T]``: counts its own dice as known and the unseen dice as fair; a bid is
+  true with the binomial tail probability. Challenges when the current bid's
+  probability is below T (0.5), otherwise makes the raise most likely to be true
+  (ties: the lowest raise). It opens with its best bid by the same measure.
+- ``easy``: ``prob`` with a jittered threshold that sometimes makes a random
+  small raise instead.
+- ``standard``: infers every opponent's hand from the bids they made this round
+  (a player tends to bid what they believe, and to raise only a bid they believe),
+  by exact Bayesian weighting over the hands each opponent could hold. It then
+  compares challenging with each raise, modelling whether the next player would
+  challenge that raise given the hands they may hold.
+
+Every bot uses only the ``rng`` it is given, so a game is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+from ..liars_dice import bid_key, matches
+from . import Bot, register
+
+Action = dict[str, Any]
+
+
+@cache
+def tail(n: int, need: int, sixths: int) -> float:
+    """P(at least ``need`` successes in ``n`` dice), a success having p = sixths / 6."""
+    if need <= 0:
+        return 1.0
+    if need > n:
+        return 0.0
+    p = sixths / 6
+    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(need, n + 1))
+
+
+def success_sixths(face: int, wild: bool) -> int:
+    """A fair unseen die counts for ``face`` with p = 2/6 while 1s are wild, else 1/6."""
+    return 2 if wild and face != 1 else 1
+
+
+def wild_after(wild: bool, face: int) -> bool:
+    """Whether 1s are wild once a bid on ``face`` is made (RULES.md 1.3)."""
+    return wild and face != 1
+
+
+def own_count(dice: list[int], face: int, wild: bool) -> int:
+    return sum(matches(d, face, wild) for d in dice)
+
+
+def bid_probability(view: dict[str, Any], quantity: int, face: int) -> float:
+    """P(the bid quantity × face is true) from the seat's own dice alone. A bid on
+    1s ends the wild 1s, so it counts 1s only."""
+    dice = view["my_dice"] or []
+    wild = wild_after(view["ones_wild"], face)
+    unseen = view["total_dice"] - len(dice)
+    return tail(unseen, quantity - own_count(dice, face, wild), success_sixths(face, wild))
+
+
+def _bids(legal: list[Action]) -> list[Action]:
+    return [a for a in legal if a["type"] == "bid"]
+
+
+def _challenge(legal: list[Action]) -> Action | None:
+    return next((a for a in legal if a["type"] == "challenge"), None)
+
+
+class ProbBot(Bot):
+    kind = "prob"
+
+    def __init__(self, threshold: float = 0.5) -> None:
+        self.threshold = threshold
+
+    def choose(self, view, legal, rng):
+        return self._choose(view, legal, self.threshold)
+
+    @staticmethod
+    def _choose(view, legal, threshold):
+        challenge = _challenge(legal)
+        bid = view["bid"]
+        if challenge is not None:
+            if bid_probability(view, bid["quantity"], bid["face"]) < threshold:
+                return challenge
+        raises = _bids(legal)
+        if not raises:
+            return challenge
+        # legal lists raises from the lowest up, so max() keeps the lowest of ties.
+        return max(raises, key=lambda a: bid_probability(view, a["quantity"], a["face"]))
+
+
+class EasyBot(ProbBot):
+    """``prob`` with noise: a jittered threshold, and now and then a random small raise."""
+
+    kind = "easy"
+
+    def choose(self, view, legal, rng):
+        threshold = self.threshold + rng.uniform(-0.2, 0.2)
+        raises = _bids(legal)
+        if raises and rng.random() < 0.2:
+            return rng.choice(raises[:8])
+        return self._choose(view, legal, threshold)
+
+
+# ---- standard: Bayesian inference over the opponents' hands ------------------------------
+
+
+def _hands(k: int) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every multiset of k dice as face counts (index 1..6), with its probability."""
+    hands, priors = [], []
+    for combo in combinations_with_replacement(range(1, 7), k):
+        counts = [0] * 7
+        for die in combo:
+            counts[die] += 1
+        ways = math.factorial(k)
+        for c in counts:
+            ways //= math.factorial(c)
+        hands.append(tuple(counts))
+        priors.append(ways / 6**k)
+    return hands, priors
+
+
+MAX_DICE = 5
+HANDS = [_hands(k) for k in range(MAX_DICE + 1)]
+# MATCH[k][(face, wild)][i]: how many dice of hand i count for face.
+MATCH = [
+    {
+        (face, wild): [h[face] + (h[1] if wild and face != 1 else 0) for h in HANDS[k][0]]
+        for face in range(1, 7)
+        for wild in (False, True)
+    }
+    for k in range(MAX_DICE + 1)
+]
+
+
+FACES = (2, 3, 4, 5, 6, 1)
+
+
+def _cheapest(prev: tuple[int, int, bool] | None, face: int) -> int:
+    """The lowest quantity on ``face`` that beats ``prev`` (1 for an opening)."""
+    if prev is None:
+        return 1
+    return prev[0] + (0 if bid_key(prev[0], face) > bid_key(prev[0], prev[1]) else 1)
+
+
+@cache
+def _beliefs(k: int, unseen: int, quantity: int, face: int, wild_before: bool) -> list[float]:
+    """For each hand of k dice: its holder's own-dice belief in quantity × face."""
+    w = wild_after(wild_before, face)
+    six = success_sixths(face, w)
+    return [tail(unseen, quantity - m, six) for m in MATCH[k][(face, w)]]
+
+
+@cache
+def _doubts(k: int, unseen: int, quantity: int, face: int, wild_before: bool,
+            threshold: float) -> list[float]:
+    """For each hand: how likely its holder challenges quantity × face (soft threshold)."""
+    return [
+        1.0 / (1.0 + math.exp((b - threshold) * 12))
+        for b in _beliefs(k, unseen, quantity, face, wild_before)
+    ]
+
+
+def _convolve(a: list[float], b: list[float]) -> list[float]:
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def _at_least(dist: list[float], need: int) -> float:
+    if need <= 0:
+        return 1.0
+    return sum(dist[need:]) if need < len(dist) else 0.0
+
+
+class StandardBot(Bot):
+    kind = "standard"
+
+    # The weight of a bid its bidder thought false (they bluff, or model badly).
+    BID_FLOOR = 0.08
+    # The weight of a raise made over a bid its raiser thought false.
+    RAISE_FLOOR = 0.3
+    # How the next player is assumed to challenge: below this belief, softly.
+    OPP_THRESHOLD = 0.5
+    OPP_SOFTNESS = 0.08
+    # Raises considered above the current quantity.
+    SPAN = 3
+
+    BETA = 10.0
+    CONT = 1.0
+
+    def __init__(self, param: str | None = None) -> None:
+        # Tuning hook: "standard:BETA=8,CONT=1.2" overrides the class constants.
+        for item in (param or "").split(","):
+            if "=" in item:
+                key, _, value = item.partition("=")
+                setattr(self, key.strip().upper(), float(value))
+
+    def choose(self, view, legal, rng):
+        challenge = _challenge(legal)
+        raises = _bids(legal)
+        if not raises:
+            return challenge
+        seat = view["seat"]
+        counts = view["dice_counts"]
+        if any(c > MAX_DICE for c in counts):
+            return ProbBot._choose(view, legal, 0.5)
+        total = view["total_dice"]
+        mine = view["my_dice"] or []
+        posts = self._posteriors(view)
+        n = len(counts)
+        nxt = next(
+            (seat + step) % n for step in range(1, n + 1) if counts[(seat + step) % n]
+        )
+        alive = sum(1 for c in counts if c)
+        cont_loss = 0.5 if alive == 2 else min(0.9, self.CONT / alive)
+
+        bid = view["bid"]
+        wild = view["ones_wild"]
+        top = bid["quantity"] if bid else 1
+        best, best_value = None, -1.0
+        cache: dict[tuple[int, bool], tuple[list[float], list[float]]] = {}
+        for action in raises:
+            q, f = action["quantity"], action["face"]
+            if q > top + self.SPAN:
+                break
+            w = wild_after(wild, f)
+            key = (f, w)
+            if key not in cache:
+                cache[key] = self._dists(posts, counts, seat, nxt, f, w)
+            _, rest = cache[key]
+            need = q - own_count(mine, f, w)
+            value = self._raise_value(
+                posts[nxt], counts[nxt], total, rest, need, q, f, w, cont_loss
+            )
+            value += rng.uniform(0.0, 0.01)
+            if value > best_value:
+                best, best_value = action, value
+        if challenge is not None:
+            f = bid["face"]
+            w = view["ones_wild"]
+            key = (f, w)
+            if key not in cache:
+                cache[key] = self._dists(posts, counts, seat, nxt, f, w)
+            everyone, _ = cache[key]
+            p_true = _at_least(everyone, bid["quantity"] - own_count(mine, f, w))
+            if 1.0 - p_true >= best_value:
+                return challenge
+        return best
+
+    def _posteriors(self, view) -> dict[int, list[float]]:
+        """Each opponent's hand weights given their bids this round.
+
+        A bidder is modelled as preferring, among the cheapest raise on each face,
+        the one they believe most (a softmax of their own-dice belief), and as
+        raising rather than challenging a bid they believe."""
+        seat, counts, total = view["seat"], view["dice_counts"], view["total_dice"]
+        posts = {s: list(HANDS[c][1]) for s, c in enumerate(counts) if c and s != seat}
+        wild = True
+        prev = None
+        beta = self.BETA
+        for b in view["bids"]:
+            s, q, f = b["seat"], b["quantity"], b["face"]
+            if s in posts:
+                k = counts[s]
+                unseen = total - k
+                chosen = _beliefs(k, unseen, q, f, wild)
+                options = [
+                    _beliefs(k, unseen, _cheapest(prev, g), g, wild)
+                    for g in FACES
+                    if _cheapest(prev, g) <= total
+                ]
+                weights = posts[s]
+                floor = self.BID_FLOOR
+                if prev is not None:
+                    doubt = _doubts(k, unseen, prev[0], prev[1], prev[2], self.OPP_THRESHOLD)
+                    rfloor = self.RAISE_FLOOR
+                for i in range(len(weights)):
+                    top = max(o[i] for o in options)
+                    norm = sum(math.exp(beta * (o[i] - top)) for o in options)
+                    like = floor + math.exp(beta * (chosen[i] - top)) / norm
+                    if prev is not None:
+                        like *= 1.0 - (1.0 - rfloor) * doubt[i]
+                    weights[i] *= like
+                norm = sum(weights)
+                if norm > 0:
+                    posts[s] = [x / norm for x in weights]
+            prev = (q, f, wild)
+            wild = wild_after(wild, f)
+        return posts
+
+    @staticmethod
+    def _dists(posts, counts, seat, nxt, face, wild):
+        """Distributions of the matching count among all opponents, and among all
+        opponents but the next player."""
+        rest = [1.0]
+        own_next = None
+        for s, weights in posts.items():
+            match = MATCH[counts[s]][(face, wild)]
+            dist = [0.0] * (counts[s] + 1)
+            for i, m in enumerate(match):
+                dist[m] += weights[i]
+            if s == nxt:
+                own_next = dist
+            else:
+                rest = _convolve(rest, dist)
+        everyone = _convolve(rest, own_next) if own_next is not None else rest
+        return everyone, rest
+
+    def _raise_value(self, weights, k, total, rest, need, q, f, w, cont_loss):
+        """P(I keep my dice) if I bid q × f: the next player challenges (softly
+        below their belief threshold) and the bid stands, or they raise and the
+        round goes on."""
+        match = MATCH[k][(f, w)]
+        six = success_sixths(f, w)
+        unseen = total - k
+        value = 0.0
+        for i, m in enumerate(match):
+            weight = weights[i]
+            if weight < 1e-6:
+                continue
+            truth = _at_least(rest, need - m)
+            belief = tail(unseen, q - m, six)
+            challenged = 1.0 / (1.0 + math.exp((belief - self.OPP_THRESHOLD) / self.OPP_SOFTNESS))
+            value += weight * (challenged * truth + (1.0 - challenged) * (1.0 - cont_loss))
+        return value
+
+
+def _prob_factory(param: str | None) -> Bot:
+    if param is None:
+        return ProbBot()
+    try:
+        threshold = float(param)
+    except ValueError:
+        raise ValueError(f"prob takes a threshold such as prob:0.3, not {param!r}") from None
+    return ProbBot(threshold)
+
+
+register("liars_dice", "prob", _prob_factory)
+register("liars_dice", "easy", lambda param: EasyBot())
+register("liars_dice", "standard", StandardBot)
