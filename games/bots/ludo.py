@@ -1,0 +1,233 @@
+"""Ludo computer players: ``smart`` (a fixed greedy rule) and ``standard``.
+
+Both read only the view (every token's progress, the rolls of the sequence, the
+movable tokens) and the legal actions, like a human at the table.
+
+``smart``: bring a token out of base when a 6 allows it (the lowest such token);
+otherwise take the move that maximises own total progress minus the opponents'
+total progress after the move, captures included. A token in base counts as
+progress -1 (the progress value the engine uses). Ties go to the lowest token.
+
+``standard``: plans the rest of its roll sequence (the later rolls are known:
+they were rolled before the first move), trying every order of tokens, and scores
+the end positions with a weighted evaluation: progress, tokens out of base, the
+safety of the home column, a bonus sequence earned, the chance that opponents hit
+an exposed token before its next turn (their distance behind it, with the odds of
+6-chains), the chance of hitting theirs, and the opponents' progress (the leader
+weighted most). The weights were tuned by tournaments (bench/bench_ludo.py);
+``standard:name=value,...`` overrides them for tuning.
+"""
+
+from __future__ import annotations
+
+from ..ludo_geometry import BASE, GEOMETRIES
+from . import Bot, register
+
+# Probability that an opponent token ``d`` squares behind lands exactly on a square
+# during its next turn: one roll for 1..6, a 6 then the rest for 7..12, two 6s for
+# 13..18 (a third 6 voids the sequence).
+HIT = [0.0] + [1 / 6] * 6 + [1 / 36] * 6 + [1 / 216] * 6
+HIT_FROM_BASE = 1 / 36  # a 6 to come out, then the exact distance from the start
+
+
+def _apply(tables, last, home, arms, tokens, seat, token, roll):
+    """Tokens after ``seat`` moves ``token`` by ``roll`` (assumed legal), and
+    whether anything was captured."""
+    mine = tokens[seat]
+    start = mine[token]
+    end = 0 if start == BASE else start + roll
+    new = list(tokens)
+    new[seat] = mine[:token] + (end,) + mine[token + 1 :]
+    captured = False
+    if 0 < end <= last:
+        square = tables.square[arms[seat]][end + 1]
+        if tables.unsafe[square]:
+            for other, arm in enumerate(arms):
+                if other != seat:
+                    there = tables.progress[arm][square]
+                    if there >= 0 and there in new[other]:
+                        new[other] = tuple(BASE if q == there else q for q in new[other])
+                        captured = True
+    return tuple(new), captured
+
+
+def _legal(tokens, roll, home):
+    if roll == 6:
+        return [t for t in range(4) if tokens[t] == BASE or tokens[t] + 6 <= home]
+    return [t for t in range(4) if tokens[t] != BASE and tokens[t] + roll <= home]
+
+
+def _read(view):
+    geo = GEOMETRIES[view["board"]]
+    seats = view["seats"]
+    arms = tuple(s["arm"] for s in seats)
+    tokens = tuple(tuple(s["tokens"]) for s in seats)
+    return geo, arms, tokens
+
+
+class SmartBot(Bot):
+    kind = "smart"
+
+    def choose(self, view, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        geo, arms, tokens = _read(view)
+        seat = view["to_move"]
+        roll = view["rolls"][view["current"]]
+        mine = tokens[seat]
+        out = [a for a in legal if mine[a["token"]] == BASE]
+        if out:
+            return min(out, key=lambda a: a["token"])
+        tables = geo.tables
+        best, best_score = None, None
+        for action in sorted(legal, key=lambda a: a["token"]):
+            after, _ = _apply(tables, geo.last, geo.home, arms, tokens, seat, action["token"], roll)
+            score = sum(after[seat]) - sum(
+                sum(after[s]) for s in range(len(after)) if s != seat
+            )
+            if best_score is None or score > best_score:
+                best, best_score = action, score
+        return best
+
+
+DEFAULT_WEIGHTS = {
+    "out": 10.0,  # a token out of base, in progress squares
+    "column": 6.0,  # a token safe in its home column
+    "home": 8.0,  # a token home (on top of its progress)
+    "bonus": 6.0,  # a bonus sequence earned
+    "risk": 1.0,  # expected loss from being hit before the next turn
+    "threat": 0.3,  # expected gain from hitting next turn
+    "opp": 0.35,  # weight of an ordinary opponent's position
+    "lead": 0.35,  # extra weight of the leading opponent's position
+}
+
+
+class StandardBot(Bot):
+    kind = "standard"
+
+    def __init__(self, weights: dict[str, float] | None = None) -> None:
+        self.w = {**DEFAULT_WEIGHTS, **(weights or {})}
+
+    @classmethod
+    def from_param(cls, param: str | None) -> StandardBot:
+        weights = {}
+        for item in (param or "").split(","):
+            if item:
+                key, _, value = item.partition("=")
+                if key not in DEFAULT_WEIGHTS:
+                    raise ValueError(f"unknown weight {key!r}")
+                weights[key] = float(value)
+        return cls(weights)
+
+    def choose(self, view, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        geo, arms, tokens = _read(view)
+        seat = view["to_move"]
+        rolls = view["rolls"][view["current"] :]
+        bonus = view["bonus"]
+        home_bonus = view["home_bonus_roll"]
+        best, best_score = None, None
+        for action in sorted(legal, key=lambda a: a["token"]):
+            score = self._plan(geo, arms, tokens, seat, action["token"], rolls, bonus, home_bonus)
+            if best_score is None or score > best_score + 1e-9:
+                best, best_score = action, score
+        return best
+
+    def _plan(self, geo, arms, tokens, seat, token, rolls, bonus, home_bonus):
+        """Best score reachable when ``token`` takes ``rolls[0]`` and the rest of
+        the sequence is played as well as possible."""
+        tables = geo.tables
+        home = geo.home
+        after, captured = _apply(tables, geo.last, home, arms, tokens, seat, token, rolls[0])
+        end = after[seat][token]
+        bonus = bonus or captured or (home_bonus and end == home)
+        if all(p == home for p in after[seat]):
+            return 1e6  # finishing beats everything
+        rest = rolls[1:]
+        if not rest:
+            return self._evaluate(geo, arms, after, seat, bonus)
+        nxt = _legal(after[seat], rest[0], home)
+        if not nxt:
+            return self._evaluate(geo, arms, after, seat, False)
+        return max(
+            self._plan(geo, arms, after, seat, t, rest, bonus, home_bonus) for t in nxt
+        )
+
+    def _evaluate(self, geo, arms, tokens, me, bonus):
+        w = self.w
+        tables = geo.tables
+        last, home = geo.last, geo.home
+        n = len(tokens)
+        squares, progress = tables.square, tables.progress
+        unsafe = tables.unsafe
+
+        def position(tok):
+            value = 0.0
+            for p in tok:
+                if p == BASE:
+                    continue
+                value += w["out"] + p
+                if p > last:
+                    value += w["column"]
+                    if p == home:
+                        value += w["home"]
+            return value
+
+        score = position(tokens[me])
+        if bonus:
+            score += w["bonus"]
+        opp_values = [position(tokens[s]) for s in range(n) if s != me]
+        if opp_values:
+            score -= w["opp"] * sum(opp_values) + w["lead"] * max(opp_values)
+
+        my_arm = arms[me]
+        # Exposure: my tokens on unsafe loop squares, and opponents' tokens behind them.
+        risk = 0.0
+        for p in tokens[me]:
+            if p <= 0 or p > last:
+                continue
+            sq = squares[my_arm][p + 1]
+            if not unsafe[sq]:
+                continue
+            safe_prob = 1.0
+            for s in range(n):
+                if s == me:
+                    continue
+                there = progress[arms[s]][sq]
+                if there < 0:
+                    continue
+                for q in tokens[s]:
+                    if q == BASE:
+                        if 1 <= there <= 6:
+                            safe_prob *= 1 - HIT_FROM_BASE
+                    elif q < there and there - q <= 18:
+                        safe_prob *= 1 - HIT[there - q]
+            risk += (1 - safe_prob) * (w["out"] + p)
+        score -= w["risk"] * risk
+
+        if w["threat"]:
+            threat = 0.0
+            mine = [p for p in tokens[me] if 0 <= p <= last]
+            if mine:
+                for s in range(n):
+                    if s == me:
+                        continue
+                    for q in tokens[s]:
+                        if q <= 0 or q > last:
+                            continue
+                        sq = squares[arms[s]][q + 1]
+                        if not unsafe[sq]:
+                            continue
+                        there = progress[my_arm][sq]
+                        if there < 0:
+                            continue
+                        for p in mine:
+                            if p < there and there - p <= 12:
+                                threat += HIT[there - p] * (w["out"] + q)
+            score += w["threat"] * threat
+        return score
+
+
+register("ludo", "smart", lambda param: SmartBot())
+register("ludo", "standard", StandardBot.from_param)
