@@ -113,6 +113,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Channels runs database work in threads; without a busy timeout concurrent writers
     # fail at once with "database is locked" instead of waiting their turn.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Every transaction takes SQLite's write lock at BEGIN, so a room's commands
+    # run one at a time (PostgreSQL uses the room's row lock instead).
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -240,3 +243,7 @@ LOGGING = {
         "daphne": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }
+
+# --- Game tables ------------------------------------------------------------------
+# Seconds a computer player waits before acting (0: at once, as tests want).
+KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))

@@ -184,6 +184,11 @@ class Game:
         ``state``."""
         return state
 
+    def event_for(self, event: Event, seat: int | None) -> Event:
+        """A record event as ``seat`` may see it live (None: a spectator). Games
+        with secrets redact them here (a Liar's Dice deal shows only your dice)."""
+        return event
+
     # ---- the record --------------------------------------------------------
 
     record_event_types: tuple[str, ...] = ()

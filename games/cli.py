@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any, TextIO
 
-from .bots import UnknownBot, make_bot
 from .base import GameError
+from .bots import UnknownBot, make_bot
 from .record import RecordError, dumps, loads, replay
 from .registry import game_names, get_game
 from .simulate import run_tournament, simulate_record
@@ -41,7 +41,8 @@ def _game_and_bots(args: argparse.Namespace) -> tuple[str, list[str], dict[str, 
     game = get_game(args.game)
     if not game.min_players <= args.players <= game.max_players:
         raise UsageError(
-            f"{args.game} takes {game.min_players} to {game.max_players} players, not {args.players}"
+            f"{args.game} takes {game.min_players} to {game.max_players} players,"
+            f" not {args.players}"
         )
     specs = args.bots.split(",") if args.bots else ["standard"]
     if len(specs) == 1:

@@ -55,7 +55,7 @@ def combine_client_seed(contributions: dict[int, str]) -> str:
     computer players) the seed is the literal ``"khelaghor"``: the server seed
     commitment still binds the server.
     """
-    parts = [contributions[s] for s in sorted(contributions) if valid_contribution(contributions[s])]
+    parts = [c for _, c in sorted(contributions.items()) if valid_contribution(c)]
     return ".".join(parts) if parts else "khelaghor"
 
 

@@ -207,6 +207,20 @@ def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
     return Replay(game=game, state=state, dice_checked=dice_checked, placings=placings)
 
 
+def state_from_events(game: Game, num_players: int, options: dict[str, Any], events) -> Any:
+    """The state after ``events`` (a trusted move log): apply the events that
+    stand for actions, skip consequences and table events. No checks: the log
+    was written by the engine itself."""
+    state = game.initial_state(num_players, options)
+    known = game.record_event_types
+    for event in events:
+        if event.get("type") in known:
+            mapped = game.action_from_event(event)
+            if mapped is not None:
+                state, _ = game.apply(state, *mapped)
+    return state
+
+
 def verify_record_dice(
     record: dict[str, Any], rolled: list[tuple[int, list[int]]], *, required: bool
 ) -> int | None:

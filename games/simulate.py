@@ -87,7 +87,9 @@ def simulate_record(
         game, bots, options, DiceStream(server_seed, client_seed), rng, timer=timer
     )
     seats = [
-        seat_entry(i, f"{spec.partition(':')[0]}-{i + 1}", bot=spec, **game.record_seat_extra(state, i))
+        seat_entry(
+            i, f"{spec.partition(':')[0]}-{i + 1}", bot=spec, **game.record_seat_extra(state, i)
+        )
         for i, spec in enumerate(bot_specs)
     ]
     return build_record(
@@ -145,7 +147,8 @@ class TournamentResult:
             lo, hi = wilson_interval(wins, self.games)
             fair = self.seats[spec] / len(self.specs)
             out.append(
-                f"{spec:>14} x{self.seats[spec]}: won {wins}/{self.games} = {wins / self.games:6.1%}"
+                f"{spec:>14} x{self.seats[spec]}: won {wins}/{self.games}"
+                f" = {wins / self.games:6.1%}"
                 f"  (95% CI {lo:.1%}-{hi:.1%}; an equal share would be {fair:.1%})"
             )
         return out

@@ -72,5 +72,6 @@ def make_bot(game: str, spec: str) -> Bot:
     _load(game)
     factory = _kinds.get(game, {}).get(kind)
     if factory is None:
-        raise UnknownBot(f"Unknown bot kind {kind!r} for {game}; known: {', '.join(kinds_for(game))}")
+        known = ", ".join(kinds_for(game))
+        raise UnknownBot(f"Unknown bot kind {kind!r} for {game}; known: {known}")
     return factory(param or None)

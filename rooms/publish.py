@@ -1,0 +1,63 @@
+"""After a command commits: send every connection its own view, arm the timer.
+
+Runs in ``transaction.on_commit`` callbacks, so nobody hears of a change that
+was rolled back. One group message per change carries a payload per seat (and
+one for spectators); each consumer forwards only its own seat's payload.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from .timers import get_timer_backend
+
+log = logging.getLogger(__name__)
+
+
+def room_group(room_id: int) -> str:
+    return f"room.{room_id}"
+
+
+def build_update(room_id: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+    from .models import Room, Seat
+    from .selectors import message_for, owner_tag
+    from .services import current_game, load_state
+
+    room = Room.objects.get(id=room_id)
+    seats = list(room.seats.order_by("index"))
+    game_row = current_game(room)
+    state = load_state(game_row) if game_row is not None else None
+    payloads = {
+        str(s.index): message_for("update", room, seats, game_row, state, s.index, events)
+        for s in seats
+        if s.kind == Seat.Kind.HUMAN
+    }
+    payloads["spectator"] = message_for("update", room, seats, game_row, state, None, events)
+    owners = {owner_tag(s.session_key): s.index for s in seats if s.kind == Seat.Kind.HUMAN}
+    return {"type": "room.update", "version": room.version, "owners": owners,
+            "payloads": payloads}
+
+
+def room_changed(room_id: int, events: list[dict[str, Any]]) -> None:
+    message = build_update(room_id, events)
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(room_group(room_id), message)
+
+
+def arm_game(game_id: int, seq: int, deadline: datetime) -> None:
+    get_timer_backend().schedule(f"g:{game_id}", seq, deadline.timestamp())
+
+
+def arm_game_on_commit(game_id: int, seq: int, deadline: datetime) -> None:
+    transaction.on_commit(lambda: arm_game(game_id, seq, deadline))
+
+
+def arm_room(room_id: int, when: datetime) -> None:
+    get_timer_backend().schedule(f"r:{room_id}", 0, when.timestamp())

@@ -1,0 +1,107 @@
+"""What each connection sees of a room (reads only; HackSoft's selectors).
+
+The one place that turns rooms, seats and game state into protocol messages.
+Hidden information leaves only through the engine's ``view_for`` and
+``event_for`` for the connection's own seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.urls import reverse
+
+from games.registry import get_game
+
+from .models import Game, Room, Seat
+
+
+def owner_tag(session_key: str) -> str:
+    """Identifies a seat's owner in group messages without the session key."""
+    return hashlib.sha256(f"seat-owner:{session_key}".encode()).hexdigest()[:20]
+
+
+def room_json(room: Room, seats: list[Seat]) -> dict[str, Any]:
+    return {
+        "code": room.code,
+        "game": room.game,
+        "status": room.status,
+        "pace": room.pace,
+        "visibility": room.visibility,
+        "turn_seconds": room.turn_seconds,
+        "options": room.options,
+        "closed_reason": room.closed_reason,
+        "next_seed_hash": room.next_server_seed_hash,
+        "autostart_at": room.autostart_at.timestamp() if room.autostart_at else None,
+        "seats": [seat_json(s) for s in seats],
+    }
+
+
+def seat_json(seat: Seat) -> dict[str, Any]:
+    if seat.kind == Seat.Kind.OPEN:
+        return {"seat": seat.index, "name": None, "kind": "open"}
+    return {
+        "seat": seat.index,
+        "name": seat.name,
+        "kind": seat.kind,
+        "bot": seat.bot_kind or None,
+        "held": seat.held,
+        "connected": seat.kind == Seat.Kind.BOT or seat.connected,
+        "timeouts": seat.consecutive_timeouts,
+    }
+
+
+def game_json(game_row: Game | None, state: Any, seat: int | None) -> dict[str, Any] | None:
+    if game_row is None:
+        return None
+    engine = get_game(game_row.game)
+    over = game_row.status != Game.Status.IN_PROGRESS
+    turn = None
+    if not over and game_row.turn_seat is not None and game_row.deadline is not None:
+        turn = {
+            "seat": game_row.turn_seat,
+            "deadline": game_row.deadline.timestamp(),
+            "by": game_row.deadline_kind,
+        }
+    legal = []
+    if seat is not None and not over:
+        legal = engine.legal_actions(state, seat)
+    return {
+        "id": game_row.id,
+        "number": game_row.number,
+        "status": game_row.status,
+        "view": engine.view_for(state, seat),
+        "legal": legal,
+        "turn": turn,
+        "fairness": {
+            "scheme": "hmac-sha256-dice/1",
+            "server_seed_hash": game_row.server_seed_hash,
+            "client_seed": game_row.client_seed,
+            "server_seed": game_row.server_seed if over else None,
+        },
+        "placings": game_row.placings,
+        "record_url": reverse("game_record", args=[game_row.id]) if over else None,
+        "page_url": reverse("game_page", args=[game_row.id]) if over else None,
+    }
+
+
+def you_json(seats: list[Seat], seat: int | None) -> dict[str, Any]:
+    if seat is None:
+        return {"seat": None, "is_host": False, "name": None}
+    return {"seat": seat, "is_host": seat == 0, "name": seats[seat].name}
+
+
+def message_for(
+    kind: str, room: Room, seats: list[Seat], game_row: Game | None, state: Any,
+    seat: int | None, events: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A ``snapshot`` or ``update`` for one seat (None: a spectator)."""
+    message: dict[str, Any] = {"type": kind, "version": room.version}
+    if kind == "update":
+        engine = get_game(room.game)
+        message["events"] = [engine.event_for(e, seat) for e in events or []]
+    message["you"] = you_json(seats, seat)
+    message["room"] = room_json(room, seats)
+    message["game"] = game_json(game_row, state, seat)
+    return message

@@ -1,0 +1,200 @@
+"""HTTP around the room socket: nickname, create, quick play, join by code, the room page.
+
+Views are thin: they read the form, call a service, and show the result or the
+error's message.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.registry import game_names
+
+from . import codes, errors, services
+from .models import Game
+from .nicknames import BadNickname, clean_nickname
+
+JOIN_ATTEMPTS = 20  # unknown codes per 10 minutes per session and per address
+JOIN_WINDOW = 600
+
+
+def _session_key(request: HttpRequest) -> str:
+    if not request.session.session_key:
+        request.session.save()
+    return request.session.session_key
+
+
+def _actor(request: HttpRequest) -> services.Actor:
+    user_id = request.user.id if request.user.is_authenticated else None
+    return services.Actor(_session_key(request), request.session.get("nickname", ""), user_id)
+
+
+def _safe_next(request: HttpRequest, fallback: str = "/") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or fallback
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return fallback
+
+
+def _needs_nickname(request: HttpRequest, next_url: str) -> HttpResponse | None:
+    if request.session.get("nickname"):
+        return None
+    messages.info(request, _("Choose a nickname to play."))
+    return redirect(f"{reverse('home')}?next={next_url}#nickname")
+
+
+@require_POST
+def nickname(request: HttpRequest) -> HttpResponse:
+    try:
+        request.session["nickname"] = clean_nickname(request.POST.get("name", ""))
+    except BadNickname as exc:
+        messages.error(request, _(str(exc)))
+        return redirect(f"{reverse('home')}#nickname")
+    return redirect(_safe_next(request))
+
+
+@require_POST
+def room_new(request: HttpRequest) -> HttpResponse:
+    if (response := _needs_nickname(request, reverse("home"))) is not None:
+        return response
+    game = request.POST.get("game", "")
+    options = {}
+    if game == "ludo" and "home_bonus_roll" in request.POST:
+        options["home_bonus_roll"] = request.POST["home_bonus_roll"] in ("on", "true", "1")
+    if game == "snakes" and request.POST.get("board"):
+        options["board"] = request.POST["board"]
+    try:
+        seats = int(request.POST.get("seats", "4"))
+    except ValueError:
+        seats = 0
+    try:
+        room = services.room_create(
+            actor=_actor(request), game=game, seats=seats,
+            pace=request.POST.get("pace", "normal"), options=options,
+        )
+    except errors.RoomError as exc:
+        messages.error(request, _(exc.message))
+        return redirect("home")
+    return redirect("room", code=room.code)
+
+
+@require_POST
+def play_now(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in game_names():
+        raise Http404("Unknown game")
+    if (response := _needs_nickname(request, reverse("home"))) is not None:
+        return response
+    try:
+        room = services.play_now(actor=_actor(request), game=game)
+    except errors.RoomError as exc:
+        messages.error(request, _(exc.message))
+        return redirect("home")
+    return redirect("room", code=room.code)
+
+
+def _join_allowed(request: HttpRequest) -> bool:
+    keys = [f"join-miss:s:{_session_key(request)}",
+            f"join-miss:a:{request.META.get('REMOTE_ADDR', '')}"]
+    return all((cache.get(k) or 0) < JOIN_ATTEMPTS for k in keys)
+
+
+def _count_miss(request: HttpRequest) -> None:
+    for key in (f"join-miss:s:{_session_key(request)}",
+                f"join-miss:a:{request.META.get('REMOTE_ADDR', '')}"):
+        if cache.add(key, 1, JOIN_WINDOW) is False:
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, JOIN_WINDOW)
+
+
+@require_GET
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """Guessing codes is rate-limited: a session or an address that misses
+    JOIN_ATTEMPTS times in JOIN_WINDOW seconds gets HTTP 429 until it cools down."""
+    if not _join_allowed(request):
+        return render(request, "rooms/not_found.html", {"rate_limited": True}, status=429)
+    code = codes.normalize(request.GET.get("code", ""))
+    try:
+        room = services.room_get(code) if code else None
+    except errors.NotFound:
+        room = None
+    if room is None:
+        _count_miss(request)
+        return render(request, "rooms/not_found.html", {"code": request.GET.get("code", "")[:8]},
+                      status=404)
+    return redirect("room", code=room.code)
+
+
+@require_GET
+def room_page(request: HttpRequest, code: str) -> HttpResponse:
+    normal = codes.normalize(code)
+    if normal and normal != code:
+        return redirect("room", code=normal)
+    try:
+        snapshot = services.snapshot_for(normal, _session_key(request))
+    except errors.NotFound:
+        return render(request, "rooms/not_found.html", {"code": code[:8]}, status=404)
+    share_url = request.build_absolute_uri(reverse("room", args=[normal]))
+    return render(request, "rooms/room.html", {
+        "code": normal, "snapshot": snapshot, "share_url": share_url,
+        "nickname": request.session.get("nickname", ""),
+    })
+
+
+@require_GET
+def room_api(request: HttpRequest, code: str) -> JsonResponse:
+    try:
+        return JsonResponse(services.snapshot_for(code, _session_key(request)))
+    except errors.NotFound as exc:
+        return JsonResponse({"type": "error", "code": exc.code, "message": exc.message},
+                            status=404)
+
+
+@require_GET
+def ludo_geometry(request: HttpRequest, board: str) -> JsonResponse:
+    from games import ludo
+
+    try:
+        data = ludo.geometry_json(board)
+    except (KeyError, ValueError):
+        raise Http404("Unknown board") from None
+    response = JsonResponse(data)
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_GET
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game's record (GAME_RECORD.md) as a download."""
+    game_row = get_object_or_404(Game, id=game_id)
+    if game_row.status == Game.Status.IN_PROGRESS:
+        raise Http404("The record is published when the game is over")
+    record = services.game_record(game_row)
+    response = HttpResponse(
+        json.dumps(record, ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="khelaghor-{game_row.game}-{game_row.id}.json"'
+    )
+    return response
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game_row = get_object_or_404(Game.objects.select_related("room"), id=game_id)
+    if game_row.status == Game.Status.IN_PROGRESS:
+        raise Http404("The game page opens when the game is over")
+    record = services.game_record(game_row)
+    return render(request, "rooms/game.html", {
+        "game": game_row, "record": record, "record_json": record,
+    })
