@@ -193,15 +193,20 @@ class StandardBot(Bot):
     # Raises considered above the current quantity.
     SPAN = 3
 
+    # How sharply a bidder is assumed to prefer the raise they believe most.
     BETA = 10.0
+    # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
+    TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN")
 
     def __init__(self, param: str | None = None) -> None:
         # Tuning hook: "standard:BETA=8,CONT=1.2" overrides the class constants.
-        for item in (param or "").split(","):
-            if "=" in item:
-                key, _, value = item.partition("=")
-                setattr(self, key.strip().upper(), float(value))
+        for item in filter(None, (param or "").split(",")):
+            key, _, value = item.partition("=")
+            key = key.strip().upper()
+            if key not in self.TUNABLE:
+                raise ValueError(f"standard takes {', '.join(self.TUNABLE)}, not {item!r}")
+            setattr(self, key, int(value) if key == "SPAN" else float(value))
 
     def choose(self, view, legal, rng):
         challenge = _challenge(legal)
