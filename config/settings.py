@@ -247,3 +247,6 @@ LOGGING = {
 # --- Game tables ------------------------------------------------------------------
 # Seconds a computer player waits before acting (0: at once, as tests want).
 KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
+# Seconds per decision at a normal table (party tables get twice as long). The
+# rules say 15; tests and benchmarks set less to see many timeouts quickly.
+KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))

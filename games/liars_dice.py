@@ -324,6 +324,14 @@ class LiarsDice(Game):
             out.insert(0, winner)
         return out
 
+    def event_for(self, event, seat):
+        """A deal as a seat sees it live: only its own cup (spectators see
+        none). Everything else is public; the reveal comes with the challenge."""
+        if event.get("type") != "round":
+            return event
+        own = event["dice"].get(str(seat)) if seat is not None else None
+        return {**event, "dice": {str(seat): own} if own is not None else {}}
+
     def with_hidden_redrawn(self, state: LiarsState, seat, rng):
         hands = tuple(
             hand if s == seat else tuple(rng.randint(1, 6) for _ in hand)

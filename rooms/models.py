@@ -58,8 +58,11 @@ class Room(models.Model):
         return f"{self.code} ({self.game}, {self.status})"
 
     @property
-    def turn_seconds(self) -> int:
-        return 30 if self.pace == self.Pace.PARTY else 15
+    def turn_seconds(self) -> float:
+        """15 s a decision, 30 s at party tables (RULES.md §4). Tests and the
+        load benchmark shorten the normal pace with KHELAGHOR_TURN_SECONDS."""
+        normal = float(getattr(settings, "KHELAGHOR_TURN_SECONDS", 15))
+        return 2 * normal if self.pace == self.Pace.PARTY else normal
 
 
 class Seat(models.Model):

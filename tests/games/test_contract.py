@@ -180,3 +180,19 @@ def test_bots_choose_only_legal_actions(name):
                 action = bot.choose(game.view_for(state, turn.seat), legal, rng)
                 assert action in legal, f"{kind} chose {action}, not among {legal}"
             state, _ = game.apply(state, turn.seat, action)
+
+
+@pytest.mark.parametrize("name,n", SETUPS)
+def test_live_events_never_carry_another_seats_dice(name, n):
+    """``event_for`` is how events leave the server live: a deal (an event with
+    dice per seat) shows a seat only its own cup, and a spectator none."""
+    game = get_game(name)
+    record = simulate_record(name, ["random"] * n, seed=13, index=n)
+    for event in record["events"]:
+        if isinstance(event.get("dice"), dict):
+            for seat in range(n):
+                shown = game.event_for(event, seat)["dice"]
+                assert set(shown) <= {str(seat)}
+                if str(seat) in event["dice"]:
+                    assert shown[str(seat)] == event["dice"][str(seat)]
+            assert game.event_for(event, None)["dice"] == {}
