@@ -33,7 +33,13 @@ BLOCKED = frozenset(
 
 def normalize(text: str) -> str:
     """What a person typed (any case, spaces, a pasted link's tail) → a code or ''."""
-    cleaned = re.sub(r"[^A-Za-z]", "", text or "").upper()
+    text = text or ""
+    link = re.search(r"/r/([A-Za-z]{4})\b", text)
+    if link:  # a pasted share link
+        text = link.group(1)
+    if re.search(r"[0-9]", text):
+        return ""  # a digit is a typo, not a separator: do not guess
+    cleaned = re.sub(r"[^A-Za-z]", "", text).upper()
     return cleaned if _CODE_RE.match(cleaned) else ""
 
 

@@ -93,7 +93,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(errors.RoomError("Message too large"), code="too_large")
             await self.close(code=CLOSE_TOO_LARGE)
             return
-        if not self._within_rate():
+        allowed = self._within_rate()
+        if allowed is None:
+            await self._error(errors.RoomError("Too many messages"), code="rate_limited")
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if not allowed:
+            await self._error(
+                errors.RoomError("Too many messages; slow down"), code="rate_limited"
+            )
             return
         message_id = None
         try:
@@ -121,11 +129,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except errors.RoomError as exc:
             await self._error(exc, message_id)
 
-    def _within_rate(self) -> bool:
+    def _within_rate(self) -> bool | None:
+        """True within the rate, False past RATE_LIMIT (refused), None past
+        FLOOD_LIMIT (the connection is closed)."""
         now = time.monotonic()
         if now - self.window_start > RATE_WINDOW:
             self.window_start, self.window_count = now, 0
         self.window_count += 1
+        if self.window_count > FLOOD_LIMIT:
+            return None
         return self.window_count <= RATE_LIMIT
 
     async def _call(self, service, *args):

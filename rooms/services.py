@@ -517,16 +517,17 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
     change = Change(room.id)
     if seat.held:
         _reclaim(game_row, seat, change)
-    if turn is None or turn.seat != seat.index:
-        if change.events:  # the reclaim stands even when the action cannot
-            return _commit(room, change)
-        raise errors.NotYourTurn("It is not your turn")
-    seat.consecutive_timeouts = 0
-    seat.save(update_fields=["consecutive_timeouts", "held"])
     try:
+        if turn is None:
+            raise engine_base.IllegalAction("The game is over")
+        # The engine judges turn order too: its refusals name the player to wait for.
         state = _apply(room, game_row, seats, state, seat.index, action, change)
     except engine_base.GameError as exc:
+        if change.events:  # the reclaim stands even when the action cannot
+            return _commit(room, change)
         raise _engine_error(exc, seats) from None
+    seat.consecutive_timeouts = 0
+    seat.save(update_fields=["consecutive_timeouts", "held"])
     _run_automatic(room, game_row, seats, state, change)
     return _commit(room, change)
 

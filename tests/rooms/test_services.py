@@ -1,0 +1,439 @@
+"""Room services: creating, joining, starting, playing, timing out, closing.
+
+These call the services directly on the test database (SQLite). Publishing and
+timer arming happen on commit, which these tests do not need to observe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from games.fairness import die
+from games.record import replay
+from rooms import clock, codes, errors, services
+from rooms.models import Game, MoveLog, Room, Seat
+from rooms.services import Actor
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_clock_and_cache(settings):
+    settings.KHELAGHOR_BOT_DELAY = 1.0
+    clock.reset()
+    services.forget_cached_states()
+    yield
+    clock.reset()
+
+
+def person(name: str = "Tanvir") -> Actor:
+    return Actor(session_key=uuid.uuid4().hex, name=name)
+
+
+def new_room(game: str = "snakes", seats: int = 2, **kwargs) -> tuple[Room, Actor]:
+    host = person("Tanvir")
+    return services.room_create(actor=host, game=game, seats=seats, **kwargs), host
+
+
+def started(game: str = "snakes", seats: int = 2, bots: int = 0, **kwargs):
+    """A room in play: host, one guest, and ``bots`` computer players."""
+    room, host = new_room(game, seats, **kwargs)
+    guest = person("রুমি")
+    services.seat_join(room.code, guest)
+    for _ in range(bots):
+        services.bot_add(room.code, host)
+    services.game_start(room.code, host)
+    room.refresh_from_db()
+    return room, host, guest
+
+
+def moves(room: Room) -> int:
+    return MoveLog.objects.filter(game__room=room).count()
+
+
+def act(room: Room, who: Actor, action: dict):
+    room.refresh_from_db()
+    return services.game_action(room.code, who, room.version, action)
+
+
+def whose_turn(room: Room) -> int | None:
+    return services.current_game(room).turn_seat
+
+
+# ---- codes and names -------------------------------------------------------------
+
+
+def test_codes_avoid_look_alike_letters():
+    assert not set("ILO01") & set(codes.ALPHABET)
+    for _ in range(300):
+        code = codes.random_code()
+        assert len(code) == 4 and set(code) <= set(codes.ALPHABET)
+        assert codes.is_clean(code)
+
+
+@pytest.mark.parametrize("typed,code", [("abcd", "ABCD"), (" ab cd ", "ABCD"),
+                                        ("http://x/r/KHMT/", "KHMT"), ("ABC", ""),
+                                        ("AB1D", ""), ("ABCI", "")])
+def test_codes_are_case_insensitive_and_forgiving(typed, code):
+    assert codes.normalize(typed) == code
+
+
+@pytest.mark.parametrize("rude", ["FUCK", "XSEX", "CHOD", "RAPE", "GAND"])
+def test_rude_words_are_never_codes(rude):
+    assert not codes.is_clean(rude)
+
+
+@pytest.mark.parametrize("name", ["রুমি", "Tanvir 2", "  Mitu  ", "তানভীর রহমান"])
+def test_nicknames_accept_bengali_and_latin(name):
+    room, _ = new_room()
+    services.seat_join(room.code, Actor(uuid.uuid4().hex, name))
+    assert Seat.objects.get(room=room, index=1).name == " ".join(name.split())
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "<b>hi</b>", "a\u200bb", "a\nb", "😀"])
+def test_bad_nicknames_are_refused(name):
+    from rooms.nicknames import BadNickname, clean_nickname
+
+    with pytest.raises(BadNickname):
+        clean_nickname(name)
+
+
+# ---- rooms and seats -------------------------------------------------------------
+
+
+def test_creating_a_room_seats_the_host_and_commits_to_a_server_seed():
+    room, host = new_room("ludo", 4)
+    seats = list(room.seats.all())
+    assert [s.kind for s in seats] == ["human", "open", "open", "open"]
+    assert seats[0].session_key == host.session_key
+    seed = bytes.fromhex(room.next_server_seed)
+    assert hashlib.sha256(seed).hexdigest() == room.next_server_seed_hash
+    assert room.options == {"board": "square", "home_bonus_roll": True, "first_player": 0}
+
+
+def test_five_ludo_players_use_the_hexagonal_board():
+    room, _ = new_room("ludo", 5)
+    assert room.options["board"] == "hex"
+
+
+@pytest.mark.parametrize("game,seats", [("snakes", 5), ("ludo", 1), ("liars_dice", 7)])
+def test_seat_counts_follow_the_game(game, seats):
+    with pytest.raises(errors.BadMessage):
+        new_room(game, seats)
+
+
+def test_a_private_host_sets_house_rules():
+    room, host = new_room("ludo", 2, options={"home_bonus_roll": False})
+    assert room.options["home_bonus_roll"] is False
+    services.options_set(room.code, host, {"home_bonus_roll": True}, "party")
+    room.refresh_from_db()
+    assert room.options["home_bonus_roll"] is True and room.pace == "party"
+    assert room.turn_seconds == 30
+
+
+def test_unknown_house_rules_are_refused():
+    with pytest.raises(errors.BadMessage):
+        new_room("ludo", 2, options={"triple_dice": True})
+
+
+def test_joining_takes_the_lowest_free_seat_and_again_returns_the_same_seat():
+    room, _ = new_room("ludo", 3)
+    guest = person("রুমি")
+    services.seat_join(room.code, guest)
+    services.seat_join(room.code.lower(), guest)
+    assert Seat.objects.filter(room=room, session_key=guest.session_key).get().index == 1
+    assert Seat.objects.filter(room=room, kind="human").count() == 2
+
+
+def test_a_full_room_says_so():
+    room, _ = new_room()
+    services.seat_join(room.code, person("A"))
+    with pytest.raises(errors.RoomFull):
+        services.seat_join(room.code, person("B"))
+
+
+def test_unknown_code_is_not_found():
+    with pytest.raises(errors.NotFound):
+        services.seat_join("ZZZZ", person())
+
+
+def test_only_the_host_adds_computers_and_starts():
+    room, host = new_room("ludo", 3)
+    guest = person("G")
+    services.seat_join(room.code, guest)
+    with pytest.raises(errors.NotHost):
+        services.bot_add(room.code, guest)
+    with pytest.raises(errors.WrongStatus):
+        services.game_start(room.code, host)  # an open seat remains
+    services.bot_add(room.code, host)
+    with pytest.raises(errors.NotHost):
+        services.game_start(room.code, guest)
+    services.game_start(room.code, host)
+    assert Room.objects.get(id=room.id).status == "playing"
+
+
+def test_start_fixes_the_client_seed_from_the_browsers_and_renews_the_commitment():
+    room, host = new_room()
+    guest = person("G")
+    services.seat_join(room.code, guest, client_seed="guestseed")
+    services.seat_seed(room.code, host, "hostseed")
+    committed = room.next_server_seed_hash
+    services.game_start(room.code, host)
+    room.refresh_from_db()
+    game_row = services.current_game(room)
+    assert game_row.client_seed == "hostseed.guestseed"
+    assert game_row.server_seed_hash == committed
+    assert room.next_server_seed_hash != committed
+
+
+def test_a_bad_client_seed_is_refused():
+    room, host = new_room()
+    with pytest.raises(errors.BadMessage):
+        services.seat_seed(room.code, host, "no spaces allowed")
+
+
+# ---- playing ---------------------------------------------------------------------
+
+
+def test_a_roll_uses_the_fair_dice_and_ignores_dice_a_client_sends():
+    room, host, guest = started()
+    game_row = services.current_game(room)
+    act(room, host, {"type": "roll", "dice": [6]})
+    first = MoveLog.objects.filter(game=game_row).order_by("seq").first().event
+    expected = die(bytes.fromhex(game_row.server_seed), game_row.client_seed, 0)
+    assert first == {"type": "roll", "seat": 0, "value": expected}
+
+
+def test_a_stale_version_changes_nothing():
+    room, host, _ = started()
+    before = (moves(room), room.version)
+    with pytest.raises(errors.StaleVersion):
+        services.game_action(room.code, host, room.version - 1, {"type": "roll"})
+    room.refresh_from_db()
+    assert (moves(room), room.version) == before
+
+
+def test_out_of_turn_and_illegal_actions_change_nothing():
+    room, host, guest = started()
+    before = (moves(room), room.version)
+    with pytest.raises(errors.NotYourTurn):
+        act(room, guest, {"type": "roll"})
+    with pytest.raises(errors.IllegalAction):
+        act(room, host, {"type": "bid", "quantity": 1, "face": 2})
+    with pytest.raises(errors.BadMessage):
+        act(room, host, ["roll"])
+    room.refresh_from_db()
+    assert (moves(room), room.version) == before
+
+
+def test_spectators_cannot_play():
+    room, _, _ = started()
+    with pytest.raises(errors.NotSeated):
+        act(room, person("watcher"), {"type": "roll"})
+
+
+def test_liars_dice_errors_name_the_player():
+    room, host, guest = started("liars_dice", 2)
+    act(room, host, {"type": "bid", "quantity": 2, "face": 3})
+    with pytest.raises(errors.NotYourTurn) as refused:
+        act(room, host, {"type": "challenge"})
+    assert "রুমি" in refused.value.message
+
+
+def test_each_seat_sees_only_its_own_dice():
+    room, host, guest = started("liars_dice", 3, bots=1)
+    record = services.game_record(services.current_game(room))
+    deal = next(e for e in record["events"] if e["type"] == "round")
+    for who, seat in ((host, 0), (guest, 1)):
+        view = services.snapshot_for(room.code, who.session_key)["game"]["view"]
+        assert view["my_dice"] == deal["dice"][str(seat)]
+    spectator = services.snapshot_for(room.code, "nobody")["game"]["view"]
+    assert spectator["my_dice"] is None
+
+
+def test_a_whole_game_against_a_computer_gives_a_record_that_replays(settings):
+    settings.KHELAGHOR_BOT_DELAY = 0  # the computer plays within the same command
+    room, host = new_room("snakes", 2)
+    services.bot_add(room.code, host)
+    services.game_start(room.code, host)
+    for _ in range(2000):
+        room.refresh_from_db()
+        if room.status == "finished":
+            break
+        act(room, host, {"type": "roll"})
+    game_row = services.current_game(room)
+    assert game_row.status == "finished" and sorted(game_row.placings) == [0, 1]
+    record = services.game_record(game_row)
+    seqs = list(MoveLog.objects.filter(game=game_row).values_list("seq", flat=True))
+    assert seqs == list(range(len(seqs)))
+    result = replay(record)
+    assert result.placings == game_row.placings and result.dice_checked > 0
+    # Rematch: same room, same seats, a new commitment.
+    services.game_start(room.code, host)
+    second = services.current_game(room)
+    assert second.number == 2 and second.server_seed_hash != game_row.server_seed_hash
+
+
+def test_state_is_rebuilt_from_the_move_log_alone():
+    room, host, guest = started("ludo", 2)
+    act(room, host, {"type": "roll"})
+    game_row = services.current_game(room)
+    cached = services.load_state(game_row)
+    services.forget_cached_states()
+    assert services.load_state(game_row) == cached
+
+
+# ---- timeouts and held seats ------------------------------------------------------
+
+
+def fire(room: Room) -> services.Change | None:
+    """Move the clock past the pending deadline and let the timer fire."""
+    game_row = services.current_game(room)
+    clock.advance(max(0.0, (game_row.deadline - clock.now()).total_seconds() + 0.1))
+    return services.deadline_fire(game_row.id, game_row.seq)
+
+
+def test_a_timeout_acts_for_the_player_and_says_so():
+    room, host, guest = started()
+    change = fire(room)
+    assert change.events[0] == {"type": "timeout", "seat": 0}
+    assert change.events[1]["type"] == "roll" and change.events[1]["seat"] == 0
+
+
+def test_a_deadline_fires_once():
+    room, host, guest = started()
+    game_row = services.current_game(room)
+    seq = game_row.seq
+    clock.advance(16)
+    assert services.deadline_fire(game_row.id, seq) is not None
+    assert services.deadline_fire(game_row.id, seq) is None  # a duplicate claim
+    timeouts = [e for e in MoveLog.objects.filter(game=game_row).values_list("event", flat=True)
+                if e["type"] == "timeout"]
+    assert len(timeouts) == 1
+
+
+def test_a_deadline_claimed_early_does_nothing():
+    room, host, guest = started()
+    game_row = services.current_game(room)
+    assert services.deadline_fire(game_row.id, game_row.seq) is None
+    assert moves(room) == 0
+
+
+def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer():
+    room, host, guest = started("liars_dice", 2)
+    timeouts = 0
+    for _ in range(40):
+        if whose_turn(room) == 1:
+            act(room, guest, _some_liars_action(room, guest))
+            continue
+        change = fire(room)
+        timeouts += 1
+        if any(e["type"] == "takeover" for e in change.events):
+            break
+    assert timeouts == 3
+    seat = Seat.objects.get(room=room, index=0)
+    assert seat.held and seat.consecutive_timeouts == 3
+    assert services.current_game(room).deadline_kind in ("bot", "human")
+
+
+def _some_liars_action(room, who):
+    legal = services.snapshot_for(room.code, who.session_key)["game"]["legal"]
+    return legal[0]
+
+
+def test_acting_resets_the_timeout_count():
+    room, host, guest = started()
+    fire(room)  # host times out once; the roll is made for them
+    while whose_turn(room) == 0:
+        fire(room)
+    assert Seat.objects.get(room=room, index=0).consecutive_timeouts >= 1
+    act(room, guest, {"type": "roll"})
+    while whose_turn(room) == 1:
+        act(room, guest, {"type": "roll"})
+    act(room, host, {"type": "roll"})
+    assert Seat.objects.get(room=room, index=0).consecutive_timeouts == 0
+
+
+def test_one_timeout_after_45_seconds_away_hands_the_seat_over():
+    room, host, guest = started()
+    services.connection_opened(room.code, host)
+    services.connection_closed(room.code, host)
+    clock.advance(46)
+    change = fire(room)
+    assert [e["type"] for e in change.events[:2]] == ["timeout", "takeover"]
+    assert Seat.objects.get(room=room, index=0).held
+
+
+def test_a_short_absence_is_just_a_timeout():
+    room, host, guest = started()
+    services.connection_opened(room.code, host)
+    services.connection_closed(room.code, host)
+    change = fire(room)  # 15 s < 45 s away
+    assert "takeover" not in [e["type"] for e in change.events]
+
+
+def test_the_player_takes_the_seat_back_at_once_even_mid_turn():
+    room, host, guest = started()
+    services.seat_leave(room.code, host)  # mid-game: a computer holds the seat
+    assert Seat.objects.get(room=room, index=0).held
+    assert services.current_game(room).deadline_kind == "bot"
+    services.seat_reclaim(room.code, host)
+    seat = Seat.objects.get(room=room, index=0)
+    assert not seat.held
+    game_row = services.current_game(room)
+    assert game_row.turn_seat == 0 and game_row.deadline_kind == "human"
+
+
+def test_any_action_also_reclaims_the_seat():
+    room, host, guest = started()
+    services.seat_leave(room.code, host)
+    change = act(room, host, {"type": "roll"})
+    assert change.events[0] == {"type": "reclaim", "seat": 0}
+    assert not Seat.objects.get(room=room, index=0).held
+
+
+def test_a_held_seat_plays_as_a_computer_when_its_deadline_comes():
+    room, host, guest = started()
+    services.seat_leave(room.code, host)
+    change = fire(room)
+    assert "timeout" not in [e["type"] for e in change.events]
+    assert change.events[0] == {**change.events[0], "type": "roll", "seat": 0}
+
+
+# ---- quick play, closing, expiry --------------------------------------------------
+
+
+def test_quick_play_fills_a_waiting_public_table_then_starts_with_computers():
+    first, second = person("A"), person("B")
+    room = services.play_now(actor=first, game="ludo")
+    assert services.play_now(actor=second, game="ludo").id == room.id
+    assert services.room_autostart(room.id) is None  # not yet
+    clock.advance(services.QUICK_PLAY_WAIT + 1)
+    services.room_autostart(room.id)
+    room.refresh_from_db()
+    assert room.status == "playing" and room.visibility == "public"
+    assert [s.kind for s in room.seats.order_by("index")] == ["human", "human", "bot", "bot"]
+
+
+def test_closing_a_room_aborts_its_game_and_frees_the_code():
+    room, host, guest = started()
+    services.room_close(room.id, reason="Closed by a moderator")
+    room.refresh_from_db()
+    assert room.status == "closed"
+    assert services.current_game(room).status == Game.Status.ABORTED
+    with pytest.raises(errors.NotFound):
+        services.room_get(room.code)
+    again = Room.objects.create(code=room.code, game="snakes", next_server_seed="00",
+                                next_server_seed_hash="00")
+    assert again.code == room.code
+
+
+def test_idle_rooms_expire():
+    room, _ = new_room()
+    Room.objects.filter(id=room.id).update(last_activity=clock.now() - timedelta(hours=3))
+    assert services.rooms_expire() == 1
+    assert Room.objects.get(id=room.id).status == "closed"
