@@ -1,0 +1,167 @@
+"""The room socket through the real ASGI stack (origin check, sessions, routing)
+with Channels' WebsocketCommunicator: every bad input gets a typed error and
+changes nothing; abuse closes the connection."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from config.asgi import application
+from rooms import services
+from rooms.models import MoveLog, Room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def guest_session(name: str) -> str:
+    store = SessionStore()
+    store["nickname"] = name
+    store.create()
+    return store.session_key
+
+
+async def aguest(name: str) -> str:
+    from asgiref.sync import sync_to_async
+
+    return await sync_to_async(guest_session)(name)
+
+
+async def connect(code: str, session_key: str | None = None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if session_key:
+        headers.append((b"cookie", f"sessionid={session_key}".encode()))
+    socket = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def receive(socket, kind: str | None = None, timeout: float = 5, where=None):
+    """The next message of ``kind`` (that satisfies ``where``), skipping others."""
+    while True:
+        message = await socket.receive_json_from(timeout=timeout)
+        if (kind is None or message["type"] == kind) and (where is None or where(message)):
+            return message
+
+
+@pytest.fixture
+def room_code(db):
+    host_key = guest_session("Tanvir")
+    room = services.room_create(
+        actor=services.Actor(host_key, "Tanvir"), game="liars_dice", seats=2
+    )
+    return room.code, host_key
+
+
+async def test_connecting_sends_a_snapshot_with_my_seat(room_code):
+    code, host_key = room_code
+    socket = await connect(code.lower(), host_key)
+    snapshot = await receive(socket, "snapshot")
+    assert snapshot["you"] == {"seat": 0, "is_host": True, "name": "Tanvir"}
+    assert snapshot["room"]["code"] == code and snapshot["game"] is None
+    await socket.disconnect()
+
+
+async def test_an_unknown_room_is_an_error_then_closed():
+    socket = await connect("ZZZZ", await aguest("x"))
+    error = await receive(socket)
+    assert error["type"] == "error" and error["code"] == "not_found"
+    closed = await socket.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4004}
+
+
+@pytest.mark.parametrize(
+    "frame,code",
+    [
+        ("not json", "bad_message"),
+        ("[1, 2]", "bad_message"),
+        ('{"no": "type"}', "bad_message"),
+        ('{"type": "dance"}', "bad_message"),
+        ('{"type": "start"}', "not_host"),
+        ('{"type": "action", "version": 0, "action": {"type": "roll"}}', "wrong_status"),
+        ('{"type": "react", "reaction": "<script>"}', "bad_message"),
+        ('{"type": "join", "name": "\\u200b"}', "bad_message"),
+    ],
+)
+async def test_bad_input_gets_a_typed_error_and_changes_nothing(room_code, frame, code):
+    room_code_, _ = room_code
+    socket = await connect(room_code_, await aguest("Rumi"))
+    snapshot = await receive(socket, "snapshot")
+    await socket.send_to(text_data=frame)
+    error = await receive(socket, "error")
+    assert error["code"] == code and error["message"]
+    await socket.send_json_to({"type": "ping"})
+    assert (await receive(socket))["type"] == "pong"  # still connected
+    room = await Room.objects.aget(code=room_code_)
+    assert room.version == snapshot["version"]
+    await socket.disconnect()
+
+
+async def test_an_oversize_frame_closes_the_connection(room_code):
+    code, host_key = room_code
+    socket = await connect(code, host_key)
+    await receive(socket, "snapshot")
+    await socket.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * 5000}))
+    error = await receive(socket, "error")
+    assert error["code"] == "too_large"
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4009}
+
+
+async def test_flooding_is_refused_then_closed(room_code):
+    code, host_key = room_code
+    socket = await connect(code, host_key)
+    await receive(socket, "snapshot")
+    for _ in range(70):
+        await socket.send_json_to({"type": "ping"})
+    kinds = []
+    while True:
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            assert output["code"] == 4029
+            break
+        kinds.append(json.loads(output["text"]).get("code") or json.loads(output["text"])["type"])
+    assert kinds.count("pong") == 20 and "rate_limited" in kinds
+
+
+async def test_join_start_and_a_stale_action_gets_a_resync(room_code):
+    code, host_key = room_code
+    host = await connect(code, host_key)
+    guest = await connect(code, await aguest("রুমি"))
+    await receive(host, "snapshot")
+    await receive(guest, "snapshot")
+    await guest.send_json_to({"type": "join", "client_seed": "abc123"})
+    joined = await receive(host, "update", where=lambda m: m["events"])
+    assert joined["events"] == [{"type": "joined", "seat": 1}]
+    await host.send_json_to({"type": "start", "id": "s1"})
+    started = await receive(guest, "update", where=lambda m: m["room"]["status"] == "playing")
+    assert started["room"]["status"] == "playing"
+    assert started["game"]["fairness"]["client_seed"] == "abc123"
+    # Only my own cup in my view and in my copy of the deal.
+    deal = next(e for e in started["events"] if e["type"] == "round")
+    assert list(deal["dice"]) == ["1"] and started["game"]["view"]["my_dice"] == deal["dice"]["1"]
+    moves_before = await MoveLog.objects.filter(game__room__code=code).acount()
+    await host.send_json_to(
+        {"type": "action", "version": started["version"] - 1,
+         "action": {"type": "bid", "quantity": 1, "face": 2}}
+    )
+    assert (await receive(host, "error"))["code"] == "stale_version"
+    resync = await receive(host, "snapshot")
+    assert resync["version"] >= started["version"]
+    assert await MoveLog.objects.filter(game__room__code=code).acount() == moves_before
+    await host.disconnect()
+    await guest.disconnect()
+
+
+async def test_reconnecting_returns_the_same_seat(room_code):
+    code, host_key = room_code
+    first = await connect(code, host_key)
+    await receive(first, "snapshot")
+    await first.disconnect()
+    again = await connect(code, host_key)
+    snapshot = await receive(again, "snapshot")
+    assert snapshot["you"]["seat"] == 0
+    await again.disconnect()

@@ -1,0 +1,127 @@
+"""One contract, every timer backend (the Django sessions-backend pattern):
+the in-process heap and the Redis sorted set behave the same. Redis adds leases
+and many claimers; those get their own tests."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+
+from rooms.timers import InProcessTimers, RedisTimers
+
+
+def take(timers, now, limit=200):
+    """Claim what is due and acknowledge it, as the ticker does."""
+    claims = timers.claim_due(now, limit=limit)
+    for key, _ in claims:
+        timers.ack(key)
+    return claims
+
+
+class TimerContract:
+    """Mixed into one test class per backend; ``make_backend`` builds a fresh one."""
+
+    def make_backend(self):
+        raise NotImplementedError
+
+    @pytest.fixture
+    def timers(self):
+        return self.make_backend()
+
+    def test_nothing_is_due_before_its_deadline(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        assert take(timers, 99.9) == []
+
+    def test_a_due_deadline_is_claimed_once_with_its_payload(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        assert take(timers, 100.0) == [("g:1", 5)]
+        timers.ack("g:1")
+        assert take(timers, 200.0) == []
+
+    def test_scheduling_again_replaces_the_deadline_and_payload(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        timers.schedule("g:1", 6, 150.0)
+        assert take(timers, 120.0) == []
+        assert take(timers, 150.0) == [("g:1", 6)]
+
+    def test_cancel_forgets(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        timers.cancel("g:1")
+        assert take(timers, 500.0) == []
+
+    def test_keys_are_independent_and_come_in_deadline_order(self, timers):
+        timers.schedule("g:2", 1, 120.0)
+        timers.schedule("g:1", 1, 110.0)
+        timers.schedule("r:9", 0, 300.0)
+        assert [k for k, _ in take(timers, 200.0)] == ["g:1", "g:2"]
+        assert take(timers, 300.0) == [("r:9", 0)]
+
+    def test_claims_respect_the_limit(self, timers):
+        for i in range(10):
+            timers.schedule(f"g:{i}", i, 100.0 + i)
+        first = take(timers, 1000.0, limit=4)
+        rest = take(timers, 1000.0, limit=100)
+        assert len(first) == 4 and len(rest) == 6
+        assert {k for k, _ in first} | {k for k, _ in rest} == {f"g:{i}" for i in range(10)}
+
+    def test_next_due_is_the_earliest(self, timers):
+        assert timers.next_due() is None
+        timers.schedule("g:1", 1, 130.0)
+        timers.schedule("g:2", 1, 120.0)
+        assert timers.next_due() == 120.0
+
+    def test_concurrent_claimers_share_the_work_without_duplicates(self, timers):
+        for i in range(300):
+            timers.schedule(f"g:{i}", i, 100.0)
+        claimed: list[tuple[str, int]] = []
+        lock = threading.Lock()
+
+        def claimer():
+            other = self.twin(timers)
+            while batch := take(other, 100.0, limit=7):
+                with lock:
+                    claimed.extend(batch)
+
+        threads = [threading.Thread(target=claimer) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert sorted(claimed) == sorted((f"g:{i}", i) for i in range(300))
+
+    def twin(self, timers):
+        """Another handle on the same timers (another process, for Redis)."""
+        return timers
+
+
+class TestInProcessTimers(TimerContract):
+    def make_backend(self):
+        return InProcessTimers()
+
+
+class TestRedisTimers(TimerContract):
+    @pytest.fixture
+    def timers(self, redis_service):
+        self.url = redis_service
+        self.prefix = f"test:timers:{uuid.uuid4().hex}"
+        backend = RedisTimers(redis_service, prefix=self.prefix)
+        yield backend
+        backend.clear()
+
+    def twin(self, timers):
+        return RedisTimers(self.url, prefix=self.prefix)
+
+    def test_an_unacked_claim_is_handed_out_again_after_its_lease(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        assert timers.claim_due(100.0) == [("g:1", 5)]  # the claimer dies here
+        assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS - 1) == []
+        assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS + 1) == [("g:1", 5)]
+
+    def test_a_requeued_lease_never_overrides_a_newer_schedule(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        timers.claim_due(100.0)
+        timers.schedule("g:1", 6, 500.0)  # the game moved on meanwhile
+        assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS + 1) == []
+        assert timers.claim_due(500.0) == [("g:1", 6)]
