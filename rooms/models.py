@@ -96,9 +96,28 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.room.code} seat {self.index}: {self.name or self.kind}"
 
+    # A socket's process may die without saying goodbye (SIGKILL, power), leaving
+    # ``connections`` too high; a live page pings, so a silent seat is away.
+    SILENT_AFTER_SECONDS = 90
+
     @property
     def connected(self) -> bool:
-        return self.connections > 0
+        from . import clock
+
+        if self.connections <= 0:
+            return False
+        if self.last_seen is None:
+            return True
+        silent = (clock.now() - self.last_seen).total_seconds()
+        return silent < self.SILENT_AFTER_SECONDS
+
+    def away_seconds(self, now) -> float:
+        """How long the player has been gone (0 while connected)."""
+        if self.connected:
+            return 0.0
+        since = self.disconnected_at or self.last_seen
+        # Never seen at all: we cannot say for how long, so not "away" yet.
+        return (now - since).total_seconds() if since else 0.0
 
 
 class Game(models.Model):
@@ -178,3 +197,69 @@ class Ban(models.Model):
         if user_id is not None:
             match |= Q(user_id=user_id)
         return cls.objects.filter(match, active=True).exists()
+
+
+class Report(models.Model):
+    """A player's report about a room: it waits in the admin's queue until resolved."""
+
+    class Reason(models.TextChoices):
+        ABUSIVE_NAME = "abusive_name", "Abusive name"
+        CHEATING = "cheating", "Cheating or collusion"
+        SPAM = "spam", "Spam"
+        OTHER = "other", "Other"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="reports")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
+    seat = models.SmallIntegerField(null=True, blank=True, help_text="The seat reported, if any")
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    note = models.CharField(max_length=300, blank=True)
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    resolved = models.BooleanField(default=False, db_index=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["resolved", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"report {self.room.code}: {self.reason}"
+
+
+class ModerationLog(models.Model):
+    """Append-only: every moderator action, who took it and why."""
+
+    class Action(models.TextChoices):
+        CLOSE = "close", "Close room"
+        REMOVE = "remove", "Remove player"
+        RENAME = "rename", "Rename player"
+        BAN = "ban", "Ban"
+        UNBAN = "unban", "Lift ban"
+        RESOLVE = "resolve", "Resolve report"
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    # Rooms are closed, never deleted, so the log keeps its room.
+    room = models.ForeignKey(
+        Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation"
+    )
+    target = models.CharField(max_length=200, blank=True, help_text="Seat, name, session or user")
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
