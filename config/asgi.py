@@ -15,9 +15,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from rooms import ticker  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # The origin check stops other sites from opening sockets with a visitor's
@@ -27,3 +28,12 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope, receive, send):
+    """The router, plus the turn-timer loop started with the first request or
+    socket this process serves (daphne has no start-up hook). A restarted
+    process is ticking again as soon as nginx's health check reaches it."""
+    if scope["type"] in ("http", "websocket"):
+        ticker.ensure_started()
+    return await router(scope, receive, send)

@@ -144,6 +144,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return await database_sync_to_async(service)(self.code, self.actor(), *args)
 
     async def do_ping(self, message):
+        await database_sync_to_async(services.seat_seen)(self.code, self.actor())
         await self._send({"type": "pong"})
 
     async def do_join(self, message):

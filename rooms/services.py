@@ -691,11 +691,7 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
         timeout = {"type": "timeout", "seat": seat.index}
         _log_table_event(game_row, timeout)
         change.events.append(timeout)
-        away = (
-            not seat.connected
-            and seat.disconnected_at is not None
-            and (now - seat.disconnected_at).total_seconds() >= AWAY_FOR_TAKEOVER
-        )
+        away = seat.away_seconds(now) >= AWAY_FOR_TAKEOVER
         if seat.consecutive_timeouts >= TIMEOUTS_FOR_TAKEOVER or away:
             seat.held = True
             takeover = {"type": "takeover", "seat": seat.index}
@@ -756,6 +752,19 @@ def connection_opened(code: str, actor: Actor) -> Seat | None:
     )
     _commit(room, Change(room.id))
     return seat
+
+
+SEEN_EVERY = 30  # seconds: how stale last_seen may get before a ping refreshes it
+
+
+def seat_seen(code: str, actor: Actor) -> None:
+    """A ping from a seated page: the player is still here. Cheap: one UPDATE
+    at most every SEEN_EVERY seconds, no version bump."""
+    fresh_enough = clock.now() - timedelta(seconds=SEEN_EVERY)
+    Seat.objects.filter(
+        room__code=codes.normalize(code), session_key=actor.session_key, kind=Seat.Kind.HUMAN,
+        last_seen__lt=fresh_enough,
+    ).exclude(room__status=Room.Status.CLOSED).update(last_seen=clock.now())
 
 
 @transaction.atomic

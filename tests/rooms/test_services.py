@@ -437,3 +437,23 @@ def test_idle_rooms_expire():
     Room.objects.filter(id=room.id).update(last_activity=clock.now() - timedelta(hours=3))
     assert services.rooms_expire() == 1
     assert Room.objects.get(id=room.id).status == "closed"
+
+
+def test_a_silent_seat_counts_as_away_even_if_its_socket_never_said_goodbye():
+    """A killed server process leaves the connection count up; pings stop, so
+    after a while the seat is away and one timeout hands it over."""
+    room, host, guest = started()
+    services.connection_opened(room.code, host)  # ...and the process dies
+    clock.advance(Seat.SILENT_AFTER_SECONDS + 1)
+    assert not Seat.objects.get(room=room, index=0).connected
+    change = fire(room)
+    assert [e["type"] for e in change.events[:2]] == ["timeout", "takeover"]
+
+
+def test_pings_keep_a_seat_present():
+    room, host, guest = started()
+    services.connection_opened(room.code, host)
+    clock.advance(Seat.SILENT_AFTER_SECONDS - 10)
+    services.seat_seen(room.code, host)
+    clock.advance(20)
+    assert Seat.objects.get(room=room, index=0).connected
