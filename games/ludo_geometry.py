@@ -27,22 +27,19 @@ DEFAULT_ARMS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3), 5: (0, 1, 2, 3, 4), 6:
 
 @dataclass(frozen=True)
 class Geometry:
+    """A board: ``arms`` arms of 13 loop squares each. The derived numbers are
+    plain fields (filled in by ``make``) because the engine reads them on every move."""
+
     name: str
     arms: int
+    loop: int  # loop squares
+    last: int  # L: the last progress value on the loop (loop - 2)
+    home: int  # progress of a token that is home (L + 6)
 
-    @property
-    def loop(self) -> int:
-        return ARM_LENGTH * self.arms
-
-    @property
-    def last(self) -> int:
-        """L: the last progress value on the loop (loop - 2)."""
-        return self.loop - 2
-
-    @property
-    def home(self) -> int:
-        """Progress of a token that is home (L + 6)."""
-        return self.last + HOME_COLUMN + 1
+    @classmethod
+    def make(cls, name: str, arms: int) -> Geometry:
+        loop = ARM_LENGTH * arms
+        return cls(name, arms, loop, loop - 2, loop - 2 + HOME_COLUMN + 1)
 
     def start(self, arm: int) -> int:
         return ARM_LENGTH * arm
@@ -63,7 +60,7 @@ class Geometry:
 
     @property
     def tables(self) -> Tables:
-        return _tables(self.name)
+        return TABLES[self.name]
 
 
 @dataclass(frozen=True)
@@ -79,9 +76,7 @@ class Tables:
     unsafe: tuple[bool, ...]
 
 
-@cache
-def _tables(name: str) -> Tables:
-    geo = GEOMETRIES[name]
+def _tables(geo: Geometry) -> Tables:
     safe = frozenset(
         sq for arm in range(geo.arms) for sq in (geo.start(arm), geo.star(arm))
     )
@@ -103,7 +98,8 @@ def _tables(name: str) -> Tables:
     return Tables(safe=safe, square=square, progress=progress, unsafe=unsafe)
 
 
-GEOMETRIES = {name: Geometry(name, arms) for name, arms in BOARDS.items()}
+GEOMETRIES = {name: Geometry.make(name, arms) for name, arms in BOARDS.items()}
+TABLES = {name: _tables(geo) for name, geo in GEOMETRIES.items()}
 
 
 def board_for_players(num_players: int) -> str:

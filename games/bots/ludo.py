@@ -91,14 +91,14 @@ class SmartBot(Bot):
 
 
 DEFAULT_WEIGHTS = {
-    "out": 10.0,  # a token out of base, in progress squares
+    "out": 30.0,  # a token out of base, in progress squares
     "column": 6.0,  # a token safe in its home column
     "home": 8.0,  # a token home (on top of its progress)
     "bonus": 6.0,  # a bonus sequence earned
-    "risk": 1.0,  # expected loss from being hit before the next turn
+    "risk": 1.5,  # expected loss from being hit before the next turn
     "threat": 0.3,  # expected gain from hitting next turn
-    "opp": 0.35,  # weight of an ordinary opponent's position
-    "lead": 0.35,  # extra weight of the leading opponent's position
+    "opp": 0.5,  # weight of an ordinary opponent's position
+    "lead": 0.5,  # extra weight of the leading opponent's position
 }
 
 
@@ -197,11 +197,11 @@ class StandardBot(Bot):
                 there = progress[arms[s]][sq]
                 if there < 0:
                     continue
-                for q in tokens[s]:
-                    if q == BASE:
-                        if 1 <= there <= 6:
-                            safe_prob *= 1 - HIT_FROM_BASE
-                    elif q < there and there - q <= 18:
+                theirs = tokens[s]
+                if 1 <= there <= 6 and BASE in theirs:
+                    safe_prob *= 1 - HIT_FROM_BASE  # once: one 6 brings out one token
+                for q in theirs:
+                    if 0 <= q < there and there - q <= 18:
                         safe_prob *= 1 - HIT[there - q]
             risk += (1 - safe_prob) * (w["out"] + p)
         score -= w["risk"] * risk

@@ -1,0 +1,91 @@
+"""Ludo computer players: smart's rule on hand-made positions, and every kind
+choosing only legal actions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.bots import make_bot
+from games.fairness import DiceStream, simulated_seeds
+from games.ludo import GAME
+from games.simulate import play_game, run_tournament
+
+
+def deciding(tokens: dict[int, list[int]], rolls: list[int], n: int | None = None):
+    """The view and legal actions of seat 0 after rolling ``rolls``."""
+    n = n or max(2, max(tokens) + 1)
+    state = GAME.initial_state(n, {})
+    rows = tuple(tuple(tokens.get(s, [-1, -1, -1, -1])) for s in range(n))
+    state = replace(state, tokens=rows)
+    for value in rolls:
+        state, _ = GAME.apply(state, 0, {"type": "roll", "dice": [value]})
+    assert GAME.turn(state).seat == 0 and not GAME.turn(state).is_roll
+    return GAME.view_for(state, 0), GAME.legal_actions(state, 0)
+
+
+def choice(kind: str, tokens, rolls, n=None) -> int:
+    view, legal = deciding(tokens, rolls, n)
+    return make_bot("ludo", kind).choose(view, legal, random.Random(0))["token"]
+
+
+def test_smart_brings_the_lowest_base_token_out():
+    assert choice("smart", {0: [20, -1, 5, -1]}, [6, 1]) == 1
+
+
+def test_smart_captures_the_most_progress():
+    # Seat 1 (arm 2): token at progress 40 on square 14, token at 10 on square 36.
+    tokens = {0: [10, 33, 56, 56], 1: [40, 10, -1, -1]}
+    assert choice("smart", tokens, [4]) == 0  # 10 -> 14 takes 41 progress (40 -> -1)
+    assert choice("smart", {0: [10, 33, 56, 56], 1: [40, 10, -1, -1]}, [3]) == 1  # 33 -> 36
+
+
+def test_smart_takes_the_lowest_token_without_a_capture():
+    assert choice("smart", {0: [30, 10, 20, -1]}, [2]) == 0
+
+
+def test_smart_prefers_bringing_out_to_capturing():
+    # A 6 could capture seat 1's token on square 16 (progress 42), but smart brings out.
+    assert choice("smart", {0: [10, -1, 56, 56], 1: [42, -1, -1, -1]}, [6, 1]) == 1
+
+
+def test_standard_captures_when_it_can():
+    assert choice("standard", {0: [10, 33, 56, 56], 1: [40, -1, -1, -1]}, [4]) == 0
+
+
+def test_standard_runs_from_a_token_just_behind():
+    # Seat 1's token is 2 squares behind token 0 (square 20); token 1 is safe on a star.
+    assert choice("standard", {0: [20, 21, -1, -1], 1: [44, -1, -1, -1]}, [5]) == 0
+
+
+def test_standard_finishes_when_it_can():
+    assert choice("standard", {0: [50, 10, 56, 56], 1: [30, -1, -1, -1]}, [6, 2]) == 0
+
+
+@pytest.mark.parametrize("kind", ["random", "smart", "standard"])
+@pytest.mark.parametrize("n", [2, 4, 5])
+def test_bots_choose_only_legal_actions(kind, n):
+    bots = [make_bot("ludo", kind) for _ in range(n)]
+
+    class Checked:
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, view, legal, rng):
+            action = self.bot.choose(view, legal, rng)
+            assert action in legal
+            return action
+
+    state, _ = play_game(
+        GAME, [Checked(b) for b in bots], {}, DiceStream(*simulated_seeds(kind, n)),
+        random.Random(n),
+    )
+    assert GAME.turn(state) is None
+
+
+def test_tournament_credits_the_winners_kind():
+    # smart beats random often enough that crediting the wrong seat would show.
+    result = run_tournament("ludo", ["smart", "random", "random", "random"], 80, workers=1)
+    assert result.wins.get("smart", 0) > 30
