@@ -1,13 +1,23 @@
-"""Top-level URLs. Rooms and rules pages will add their own includes here."""
+"""Top-level URLs: the site's pages, the rooms app, i18n and the health check."""
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
-from config import views
+from config import pages, views
 
 urlpatterns = [
-    path("", views.HomeView.as_view(), name="home"),
+    path("", pages.home, name="home"),
+    path("rules/liars-dice/", pages.liars_dice_rules, name="rules_liars_dice"),
+    path("rules/ludo/", pages.ludo_rules, name="rules_ludo"),
+    path("rules/snakes-and-ladders/", pages.snakes_rules, name="rules_snakes"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The JavaScript strings (domain djangojs) for the room page's gettext().
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("accounts_optional.urls")),
+    path("", include("rooms.moderation_urls")),
+    path("", include("rooms.history_urls")),
+    path("", include("rooms.urls")),
 ]

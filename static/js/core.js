@@ -1,0 +1,183 @@
+/* Khelaghor's shared helpers: translation, Bengali digits, SVG building, dice,
+   seat colours and shapes, and the live region. Plain script (no build step);
+   everything hangs off window.KG so the game files can share it. */
+(function () {
+  "use strict";
+  var KG = (window.KG = window.KG || {});
+  var lang = document.documentElement.lang || "bn";
+  KG.lang = lang;
+  KG.games = KG.games || {};
+
+  // The JavaScriptCatalog (/jsi18n/) defines gettext & co; if it failed to load,
+  // fall back to the English msgids rather than breaking the page. Call sites use
+  // gettext()/ngettext() by name so `makemessages -d djangojs` finds the strings.
+  if (!window.gettext) window.gettext = function (s) { return s; };
+  if (!window.ngettext) window.ngettext = function (s, p, n) { return n === 1 ? s : p; };
+  if (!window.interpolate) window.interpolate = function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (_, k) { return o[k]; });
+  };
+  KG.t = window.gettext;
+
+  var BN = "০১২৩৪৫৬৭৮৯";
+  /* Numbers as people read them: Bengali digits on the Bengali page. */
+  KG.digits = function (n) {
+    var s = String(n);
+    if (lang !== "bn") return s;
+    return s.replace(/[0-9]/g, function (d) { return BN[+d]; });
+  };
+
+  /* Named interpolation into an already translated string; numbers go through digits(). */
+  KG.fmt = function (translated, params) {
+    return window.interpolate(translated, KG.localise(params || {}), true);
+  };
+  KG.nfmt = function (translated, n, params) {
+    return KG.fmt(translated, Object.assign({ n: n }, params || {}));
+  };
+  KG.localise = function (params) {
+    var out = {};
+    Object.keys(params).forEach(function (k) {
+      var v = params[k];
+      out[k] = typeof v === "number" ? KG.digits(v) : v;
+    });
+    return out;
+  };
+
+  /* Element builders: el("div", {class: "x"}, child...) and svg(...). */
+  function build(ns, tag, attrs, children) {
+    var node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) return;
+        if (k === "text") node.textContent = v;
+        else if (k.slice(0, 2) === "on" && typeof v === "function") node.addEventListener(k.slice(2), v);
+        else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
+        else node.setAttribute(k, v === true ? "" : v);
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined || c === false) return;
+      node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    });
+    return node;
+  }
+  var SVGNS = "http://www.w3.org/2000/svg";
+  KG.el = function (tag, attrs) { return build(null, tag, attrs, [].slice.call(arguments, 2)); };
+  KG.svg = function (tag, attrs) { return build(SVGNS, tag, attrs, [].slice.call(arguments, 2)); };
+  KG.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
+
+  KG.reducedMotion = function () {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  };
+
+  /* Seat colours with a shape and a letter each, so colour is never the only cue. */
+  KG.COLOURS = ["#c0392b", "#1e7b3a", "#e0a800", "#1f5fa8", "#7b3fa0", "#e06a00"];
+  KG.TEXT_ON = ["#fff", "#fff", "#1d1b16", "#fff", "#fff", "#1d1b16"];
+  KG.colourName = function (i) {
+    return [gettext("red"), gettext("green"), gettext("yellow"), gettext("blue"), gettext("purple"), gettext("orange")][i % 6];
+  };
+  KG.LETTERS = ["R", "G", "Y", "B", "P", "O"];
+  /* A shape of radius r centred on 0,0: circle, square, triangle, diamond, hexagon, star. */
+  KG.shape = function (i, r, attrs) {
+    var k = i % 6;
+    if (k === 0) return KG.svg("circle", Object.assign({ r: r }, attrs));
+    if (k === 1) return KG.svg("rect", Object.assign({ x: -r * 0.88, y: -r * 0.88, width: r * 1.76, height: r * 1.76, rx: r * 0.2 }, attrs));
+    var pts;
+    if (k === 2) pts = poly(3, r * 1.15, -90);
+    else if (k === 3) pts = poly(4, r * 1.1, -90);
+    else if (k === 4) pts = poly(6, r * 1.02, 0);
+    else pts = star(r * 1.15, r * 0.6);
+    return KG.svg("polygon", Object.assign({ points: pts }, attrs));
+  };
+  function poly(n, r, rot) {
+    var out = [];
+    for (var i = 0; i < n; i++) {
+      var a = ((rot + (360 / n) * i) * Math.PI) / 180;
+      out.push((r * Math.cos(a)).toFixed(3) + "," + (r * Math.sin(a)).toFixed(3));
+    }
+    return out.join(" ");
+  }
+  function star(ro, ri) {
+    var out = [];
+    for (var i = 0; i < 10; i++) {
+      var r = i % 2 ? ri : ro, a = ((-90 + 36 * i) * Math.PI) / 180;
+      out.push((r * Math.cos(a)).toFixed(3) + "," + (r * Math.sin(a)).toFixed(3));
+    }
+    return out.join(" ");
+  }
+  KG.starPoints = star;
+
+  /* A small badge: the seat's shape in its colour. */
+  KG.seatBadge = function (colour) {
+    return KG.svg("svg", { class: "seat-badge", viewBox: "-12 -12 24 24", "aria-hidden": "true" },
+      KG.shape(colour, 9, { fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 1.2 }));
+  };
+
+  /* A die face as SVG. opts: {cls, label, hidden}. */
+  var PIPS = {
+    1: [[20, 20]], 2: [[11, 11], [29, 29]], 3: [[11, 11], [20, 20], [29, 29]],
+    4: [[11, 11], [29, 11], [11, 29], [29, 29]], 5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
+    6: [[11, 10], [29, 10], [11, 20], [29, 20], [11, 30], [29, 30]],
+  };
+  KG.die = function (face, opts) {
+    opts = opts || {};
+    var node = KG.svg("svg", {
+      class: "die " + (opts.cls || ""), viewBox: "0 0 40 40",
+      role: opts.label ? "img" : null, "aria-label": opts.label || null, "aria-hidden": opts.label ? null : "true",
+    }, KG.svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7 }));
+    if (opts.hidden || !face) {
+      node.appendChild(KG.svg("text", { x: 20, y: 28, "text-anchor": "middle", text: "?" }));
+      node.classList.add("hidden");
+    } else {
+      PIPS[face].forEach(function (p) {
+        node.appendChild(KG.svg("circle", { cx: p[0], cy: p[1], r: face === 1 ? 6 : 4 }));
+      });
+    }
+    return node;
+  };
+
+  /* The ARIA live region: every event is also said in words. */
+  var queue = [], flushing = false;
+  KG.announce = function (text) {
+    if (!text) return;
+    queue.push(text);
+    var log = document.getElementById("event-log");
+    if (log) {
+      log.appendChild(KG.el("li", { text: text }));
+      while (log.children.length > 30) log.removeChild(log.firstChild);
+      log.scrollTop = log.scrollHeight;
+    }
+    if (!flushing) {
+      flushing = true;
+      // Batch what arrives together so screen readers hear one sentence group.
+      setTimeout(function () {
+        var live = document.getElementById("live");
+        if (live) live.textContent = queue.join(" ");
+        queue = [];
+        flushing = false;
+      }, 60);
+    }
+  };
+
+  // Marked for extraction here, translated where shown.
+  function gettext_noop(s) { return s; }
+  KG.REACTIONS = [
+    ["thumbs_up", "👍", gettext_noop("Nice!")], ["laugh", "😂", gettext_noop("Ha ha!")],
+    ["wow", "😮", gettext_noop("Wow!")], ["clap", "👏", gettext_noop("Bravo!")],
+    ["well_played", "🤝", gettext_noop("Well played")], ["hurry_up", "⏳", gettext_noop("Hurry up!")],
+    ["good_luck", "🍀", gettext_noop("Good luck!")], ["oops", "🙈", gettext_noop("Oops!")],
+  ];
+
+  /* The browser's contribution to the dice: 16 random bytes, kept for this browser. */
+  KG.clientSeed = function () {
+    var key = "khelaghor.client_seed", seed = null;
+    try { seed = localStorage.getItem(key); } catch (e) { /* private mode */ }
+    if (!seed || !/^[0-9a-f]{32}$/.test(seed)) {
+      var bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      seed = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+      try { localStorage.setItem(key, seed); } catch (e) { /* kept for this page only */ }
+    }
+    return seed;
+  };
+})();

@@ -1,0 +1,97 @@
+/* Home page: the 4-box room code and the "create a room" form's seat limits. */
+(function () {
+  "use strict";
+  var KG = window.KG, t = KG.t;
+
+  /* Replace the single code field with four boxes (one letter each). Paste, lower
+     case and backspace all work; the original field stays as the hidden value. */
+  function codeBoxes(single) {
+    var form = single.form, boxes = [];
+    var wrap = KG.el("div", { class: "code-boxes", role: "group", "aria-label": gettext("Room code") });
+    for (var i = 0; i < 4; i++) {
+      var box = KG.el("input", {
+        class: "code-box", inputmode: "text", maxlength: "4", autocomplete: "off",
+        autocapitalize: "characters", spellcheck: "false", "data-index": i,
+        "aria-label": KG.fmt(gettext("Letter %(n)s of %(total)s"), { n: i + 1, total: 4 }),
+      });
+      boxes.push(box);
+      wrap.appendChild(box);
+    }
+    single.type = "hidden";
+    single.removeAttribute("pattern");
+    single.id = "";
+    boxes[0].id = "code-input";
+    single.parentNode.insertBefore(wrap, single);
+
+    function clean(s) { return (s || "").toUpperCase().replace(/[^A-Z0-9]/g, ""); }
+    function sync() {
+      single.value = boxes.map(function (b) { return b.value; }).join("");
+    }
+    function fill(from, text) {
+      var letters = clean(text).split("");
+      var i = from;
+      while (letters.length && i < 4) boxes[i++].value = letters.shift();
+      sync();
+      (boxes[Math.min(i, 3)]).focus();
+      if (single.value.length === 4) boxes[3].focus();
+    }
+    boxes.forEach(function (box, i) {
+      box.addEventListener("input", function () {
+        var v = clean(box.value);
+        box.value = "";
+        if (v) fill(i, v); else sync();
+      });
+      box.addEventListener("keydown", function (ev) {
+        if (ev.key === "Backspace" && !box.value && i > 0) {
+          boxes[i - 1].value = "";
+          boxes[i - 1].focus();
+          sync();
+          ev.preventDefault();
+        } else if (ev.key === "ArrowLeft" && i > 0) boxes[i - 1].focus();
+        else if (ev.key === "ArrowRight" && i < 3) boxes[i + 1].focus();
+      });
+      box.addEventListener("paste", function (ev) {
+        var text = (ev.clipboardData || window.clipboardData).getData("text");
+        ev.preventDefault();
+        fill(i, text);
+      });
+      box.addEventListener("focus", function () { box.select(); });
+    });
+    form.addEventListener("submit", function (ev) {
+      sync();
+      if (single.value.length !== 4) {
+        ev.preventDefault();
+        boxes[Math.min(single.value.length, 3)].focus();
+      }
+    });
+  }
+
+  /* Seats offered follow the chosen game; the Ludo house rule only for Ludo. */
+  function createForm(form) {
+    var seats = form.querySelector("select[name=seats]");
+    var ludo = form.querySelector("#ludo-options");
+    var hint = form.querySelector("#seats-hint");
+    function update() {
+      var game = form.querySelector("input[name=game]:checked");
+      if (!game) return;
+      var min = +game.dataset.min, max = +game.dataset.max, value = +seats.value;
+      Array.prototype.forEach.call(seats.options, function (o) {
+        var n = +o.value;
+        o.disabled = n < min || n > max;
+        o.hidden = o.disabled;
+      });
+      if (value < min || value > max) seats.value = String(Math.min(max, Math.max(min, +game.dataset.default)));
+      var isLudo = game.value === "ludo";
+      ludo.hidden = !isLudo;
+      ludo.disabled = !isLudo;
+      hint.hidden = !(isLudo && +seats.value >= 5);
+    }
+    form.addEventListener("change", update);
+    update();
+  }
+
+  var single = document.querySelector(".code-single");
+  if (single) codeBoxes(single);
+  var create = document.getElementById("create-form");
+  if (create) createForm(create);
+})();

@@ -1,0 +1,346 @@
+/* Ludo table: the square board (4 arms) or the hexagon (6 arms), drawn from the
+   engine's geometry (view.geometry: arms, loop, starts, stars, safe squares).
+
+   Layout: every arm is a strip three squares wide pointing out from the centre,
+   one strip per arm, clockwise. Along the loop each strip gives 13 squares: six
+   going out (left lane), the tip, six coming back in (right lane); the middle
+   lane is the arm's home column. Arm k's start square is loop square 13k, its
+   star 13k+8, so positions follow from the numbers alone, for both boards.
+   Tokens carry the seat's colour, shape and the token number (colour-blind safe). */
+(function () {
+  "use strict";
+  var KG = window.KG, t = KG.t, el = KG.el, fmt = KG.fmt, digits = KG.digits, S = KG.svg;
+
+  var built = null;   // {key, svg, tokens: {}, layout}
+
+  function layoutFor(geo) {
+    var arms = geo.arms, A = geo.arm_length || 13, loop = geo.loop, hc = geo.home_column || 5;
+    var square = arms === 4;
+    var r0 = square ? 2 : 3;      // distance of a strip's first square from the centre
+    var extent = square ? 7.5 : 9.2;
+    function axis(j) {
+      var a = ((180 + (360 / arms) * j) * Math.PI) / 180;
+      return [Math.cos(a), Math.sin(a)];
+    }
+    function cell(j, lane, i) {   // lane +1 inward (right), 0 middle, -1 outward (left)
+      var u = axis(j), w = [-u[1], u[0]], d = r0 + i;
+      return { x: u[0] * d + w[0] * lane, y: u[1] * d + w[1] * lane, rot: (180 + (360 / arms) * j) };
+    }
+    var loopCells = new Array(loop);
+    for (var j = 0; j < arms; j++) {
+      for (var i = 0; i < 6; i++) {
+        loopCells[mod(A * j - 8 + i, loop)] = cell(j, -1, i);             // going out
+        loopCells[mod(A * j - 1 + (5 - i), loop)] = cell(j, 1, i);        // coming in
+      }
+      loopCells[mod(A * j - 2, loop)] = cell(j, 0, 5);                    // the tip
+    }
+    function homeColumn(arm, k) { return cell(arm, 0, 5 - k); }          // k = 1..5
+    function baseCentre(arm) {
+      var a = ((180 + (360 / arms) * (arm + 0.5)) * Math.PI) / 180, d = square ? 4.5 * Math.SQRT2 : 6.3;
+      return { x: Math.cos(a) * d, y: Math.sin(a) * d };
+    }
+    function homeSpot(arm) {
+      var u = axis(arm), d = square ? 0.85 : 1.3;
+      return { x: u[0] * d, y: u[1] * d };
+    }
+    return { arms: arms, loop: loop, square: square, extent: extent, loopCells: loopCells, homeColumn: homeColumn,
+      baseCentre: baseCentre, homeSpot: homeSpot, hc: hc, last: geo.last_loop_progress, home: geo.home, A: A };
+  }
+  function mod(a, n) { return ((a % n) + n) % n; }
+
+  /* Where a token with progress p of an arm sits (x, y). */
+  function spot(L, arm, p, token) {
+    if (p < 0) {
+      var b = L.baseCentre(arm), off = L.square ? 1.25 : 0.75;
+      return { x: b.x + (token % 2 ? off : -off), y: b.y + (token < 2 ? -off : off), where: "base" };
+    }
+    if (p <= L.last) {
+      var c = L.loopCells[mod(L.A * arm + p, L.loop)];
+      return { x: c.x, y: c.y, where: "loop", square: mod(L.A * arm + p, L.loop) };
+    }
+    if (p < L.home) {
+      var h = L.homeColumn(arm, p - L.last);
+      return { x: h.x, y: h.y, where: "column" };
+    }
+    var s = L.homeSpot(arm);
+    return { x: s.x, y: s.y, where: "home" };
+  }
+
+  function buildBoard(geo, view) {
+    var L = layoutFor(geo), e = L.extent;
+    var svg = S("svg", { viewBox: [-e, -e, 2 * e, 2 * e].join(" "), role: "img", "aria-label": L.square ? gettext("Square Ludo board") : gettext("Six-armed Ludo board"), "data-testid": "ludo-board" });
+    var g = S("g", { class: "cells" });
+    svg.appendChild(S("rect", { x: -e, y: -e, width: 2 * e, height: 2 * e, rx: 0.4, fill: "#f3ead7" }));
+    var safe = {};
+    (geo.safe || []).forEach(function (s) { safe[s] = true; });
+    var starts = {};
+    (geo.starts || []).forEach(function (s, arm) { starts[s] = arm; });
+    // Bases.
+    for (var arm = 0; arm < L.arms; arm++) {
+      var b = L.baseCentre(arm), col = KG.COLOURS[arm % 6];
+      if (L.square) g.appendChild(S("rect", { x: b.x - 2.9, y: b.y - 2.9, width: 5.8, height: 5.8, rx: 0.5, fill: col, opacity: 0.9 }));
+      else g.appendChild(S("circle", { cx: b.x, cy: b.y, r: 1.75, fill: col, opacity: 0.9 }));
+      var inner = L.square ? 2.1 : 1.4;
+      g.appendChild(L.square ? S("rect", { x: b.x - inner, y: b.y - inner, width: 2 * inner, height: 2 * inner, rx: 0.4, fill: "#fffaf0" })
+        : S("circle", { cx: b.x, cy: b.y, r: inner, fill: "#fffaf0" }));
+      for (var tk = 0; tk < 4; tk++) {
+        var sp = spot(L, arm, -1, tk);
+        g.appendChild(S("circle", { cx: sp.x, cy: sp.y, r: 0.42, fill: "none", stroke: col, "stroke-width": 0.08 }));
+      }
+      // Home column.
+      for (var k = 1; k <= L.hc; k++) {
+        var h = L.homeColumn(arm, k);
+        g.appendChild(cellRect(h, col, "#1d1b16"));
+      }
+    }
+    // Loop squares.
+    L.loopCells.forEach(function (c, sq) {
+      var fill = "#fff";
+      if (starts[sq] !== undefined) fill = KG.COLOURS[starts[sq] % 6];
+      g.appendChild(cellRect(c, fill, "#8f8672"));
+      if (safe[sq]) {
+        var isStart = starts[sq] !== undefined;
+        g.appendChild(S("polygon", { points: KG.starPoints(0.36, 0.16), transform: "translate(" + c.x.toFixed(3) + " " + c.y.toFixed(3) + ")",
+          fill: isStart ? "#fff" : "#b8860b", stroke: isStart ? "#1d1b16" : "none", "stroke-width": 0.04, "aria-hidden": "true" }));
+      }
+    });
+    // The centre.
+    var centre = [];
+    for (var a = 0; a < L.arms; a++) {
+      var ang = ((180 + (360 / L.arms) * a) * Math.PI) / 180;
+      var rr = L.square ? 1.5 * Math.SQRT2 : 2.3;
+      var ang2 = ang + Math.PI / L.arms, ang1 = ang - Math.PI / L.arms;
+      g.appendChild(S("polygon", { points: [0, 0, Math.cos(ang1) * rr, Math.sin(ang1) * rr, Math.cos(ang2) * rr, Math.sin(ang2) * rr].map(function (n) { return n.toFixed(3); }).join(","), fill: KG.COLOURS[a % 6], stroke: "#1d1b16", "stroke-width": 0.04 }));
+      centre.push(a);
+    }
+    svg.appendChild(g);
+    var fx = S("g", { class: "fx" });
+    var tokens = S("g", { class: "tokens" });
+    svg.appendChild(tokens);
+    svg.appendChild(fx);
+    return { svg: svg, L: L, tokensLayer: tokens, fx: fx, tokens: {} };
+  }
+
+  function cellRect(c, fill, stroke) {
+    return S("rect", { x: -0.47, y: -0.47, width: 0.94, height: 0.94, rx: 0.1, fill: fill, stroke: stroke, "stroke-width": 0.04,
+      transform: "translate(" + c.x.toFixed(3) + " " + c.y.toFixed(3) + ") rotate(" + c.rot + ")" });
+  }
+
+  function tokenNode(colour, token) {
+    var g = S("g", { class: "token", "data-colour": colour, "data-token": token });
+    var inner = S("g", { class: "token-body" });
+    inner.appendChild(S("circle", { class: "token-ring", r: 0.46, fill: "none", stroke: "none" }));
+    inner.appendChild(KG.shape(colour, 0.34, { fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 0.06 }));
+    inner.appendChild(S("text", { y: 0.13, "text-anchor": "middle", "font-size": 0.38, fill: KG.TEXT_ON[colour % 6], text: digits(token + 1) }));
+    g.appendChild(inner);
+    return g;
+  }
+
+  function place(node, x, y, scale) {
+    node.style.transform = "translate(" + x.toFixed(3) + "px," + y.toFixed(3) + "px) scale(" + scale + ")";
+    node._at = { x: x, y: y, s: scale };
+  }
+
+  /* Tokens sharing a square sit side by side, smaller, so each stays readable. */
+  var OFFSETS = [[-0.22, -0.22], [0.22, -0.22], [-0.22, 0.22], [0.22, 0.22]];
+
+  function describeProgress(L, p) {
+    if (p < 0) return gettext("in base");
+    if (p >= L.home) return gettext("home");
+    if (p > L.last) return fmt(gettext("home column, %(n)s to go"), { n: L.home - p });
+    return fmt(gettext("%(n)s squares from the start"), { n: p });
+  }
+
+  function render(board, controls, c, events) {
+    var v = c.view;
+    var geo = v.geometry;
+    if (!geo) return;
+    var key = geo.board + ":" + geo.arms;
+    if (!built || built.key !== key || !board.contains(built.svg)) {
+      built = buildBoard(geo, v);
+      built.key = key;
+      KG.clear(board);
+      board.appendChild(el("div", { class: "board-wrap" }, built.svg));
+    }
+    var L = built.L;
+    var mine = c.you;
+    var movable = {};
+    c.legal.forEach(function (a) { if (a.type === "move") movable[a.token] = true; });
+
+    // Group tokens by where they stand.
+    var groups = {};
+    (v.seats || []).forEach(function (s) {
+      s.tokens.forEach(function (p, tk) {
+        var sp = spot(L, s.arm, p, tk);
+        var gkey = sp.where === "base" ? "b" + s.seat + "-" + tk : sp.where === "home" ? "h" + s.seat : sp.x.toFixed(2) + "," + sp.y.toFixed(2);
+        (groups[gkey] = groups[gkey] || []).push({ seat: s.seat, colour: s.colour, token: tk, p: p, sp: sp });
+      });
+    });
+    var seen = {};
+    Object.keys(groups).forEach(function (gk) {
+      var list = groups[gk];
+      list.forEach(function (item, i) {
+        var id = item.seat + "-" + item.token;
+        seen[id] = true;
+        var node = built.tokens[id];
+        if (!node) {
+          node = built.tokens[id] = tokenNode(item.colour, item.token);
+          node.setAttribute("data-seat", item.seat);
+          built.tokensLayer.appendChild(node);
+        }
+        var x = item.sp.x, y = item.sp.y, scale = 1;
+        if (list.length > 1) {
+          var o = OFFSETS[i % 4];
+          x += o[0]; y += o[1]; scale = 0.62;
+        }
+        if (item.sp.where === "home") {
+          var o2 = OFFSETS[item.token];
+          x = item.sp.x + o2[0] * 1.1; y = item.sp.y + o2[1] * 1.1; scale = 0.55;
+        }
+        node._target = { x: x, y: y, s: scale };
+        var can = item.seat === mine && movable[item.token] && c.canAct;
+        node.classList.toggle("movable", !!can);
+        var label = fmt(gettext("%(name)s, token %(n)s: %(where)s"), { name: c.nameOf(item.seat), n: item.token + 1, where: describeProgress(L, item.p) });
+        node.setAttribute("aria-label", label);
+        if (can) {
+          node.setAttribute("role", "button");
+          node.setAttribute("tabindex", "0");
+          node.setAttribute("data-key", "tok-" + item.token);
+          node.removeAttribute("aria-disabled");
+          node.onclick = function () { c.act({ type: "move", token: item.token }); };
+          node.onkeydown = function (ev) {
+            if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); c.act({ type: "move", token: item.token }); }
+          };
+        } else {
+          node.setAttribute("role", "img");
+          node.removeAttribute("tabindex");
+          node.removeAttribute("data-key");
+          if (item.seat === mine) node.setAttribute("aria-disabled", "true");
+          node.onclick = null;
+          node.onkeydown = null;
+        }
+      });
+    });
+    Object.keys(built.tokens).forEach(function (id) {
+      if (!seen[id]) { built.tokens[id].remove(); delete built.tokens[id]; }
+    });
+    // Movable tokens on top so a stack never hides the one you can tap.
+    built.tokensLayer.querySelectorAll(".token.movable").forEach(function (n) { built.tokensLayer.appendChild(n); });
+
+    animate(v, c, L);
+    renderControls(controls, c, L, movable);
+  }
+
+  /* Move tokens to their places; the token that just moved walks its path. */
+  function animate(v, c, L) {
+    var moved = c.events.filter(function (e) { return e.type === "move"; });
+    var reduced = KG.reducedMotion();
+    Object.keys(built.tokens).forEach(function (id) {
+      var node = built.tokens[id], to = node._target, from = node._at;
+      if (node._anim) { node._anim.cancel(); node._anim = null; }
+      var walk = null;
+      moved.forEach(function (m) {
+        if (id === m.seat + "-" + m.token && from && !reduced) walk = m;
+      });
+      if (walk && L) {
+        var arm = (v.seats[walk.seat] || {}).arm;
+        var frames = [{ transform: "translate(" + from.x + "px," + from.y + "px) scale(" + from.s + ")" }];
+        var start = walk.from < 0 ? 0 : walk.from + 1;
+        for (var p = start; p <= walk.to && frames.length < 14; p++) {
+          var sp = spot(L, arm, p, walk.token);
+          frames.push({ transform: "translate(" + sp.x + "px," + sp.y + "px) scale(1)" });
+        }
+        frames.push({ transform: "translate(" + to.x + "px," + to.y + "px) scale(" + to.s + ")" });
+        place(node, to.x, to.y, to.s);
+        node.style.transition = "none";
+        node._anim = node.animate(frames, { duration: Math.min(1400, 110 * frames.length), easing: "linear" });
+        node._anim.onfinish = function () { node.style.transition = ""; node._anim = null; };
+        if (walk.to >= L.home) burst(to.x, to.y, "#e0a800");
+        (walk.captured || []).forEach(function (cap) {
+          var victim = built.tokens[cap.seat + "-" + cap.token];
+          if (victim && victim._at) burst(victim._at.x, victim._at.y, "#c0392b");
+        });
+      } else if (!from || from.x !== to.x || from.y !== to.y || from.s !== to.s) {
+        place(node, to.x, to.y, to.s);
+      }
+    });
+  }
+
+  function burst(x, y, colour) {
+    if (KG.reducedMotion()) return;
+    var ring = S("circle", { class: "fx-burst", cx: x, cy: y, r: 0.6, fill: "none", stroke: colour, "stroke-width": 0.12 });
+    built.fx.appendChild(ring);
+    setTimeout(function () { ring.remove(); }, 800);
+  }
+
+  function renderControls(controls, c, L, movable) {
+    var v = c.view;
+    KG.clear(controls);
+    var panel = el("section", { class: "panel", "aria-labelledby": "ludo-move-title" }, el("h2", { id: "ludo-move-title" }, gettext("Rolls")));
+    // The roll sequence, e.g. 6, 6, 4 (the one to move with now is marked).
+    var seq = el("div", { class: "roll-seq", "data-testid": "roll-seq", "aria-label": gettext("Roll sequence") });
+    (v.rolls || []).forEach(function (r, i) {
+      var cls = "";
+      if (v.current !== null && v.current !== undefined) cls = i < v.current ? "used" : i === v.current ? "current" : "";
+      seq.appendChild(KG.die(r, { cls: cls, label: digits(r) }));
+    });
+    if (!v.rolls || !v.rolls.length) seq.appendChild(el("span", { class: "hint" }, v.sequence > 1 ? gettext("Bonus roll!") : gettext("No rolls yet this turn")));
+    panel.appendChild(seq);
+
+    var canRoll = c.legal.some(function (a) { return a.type === "roll"; });
+    if (canRoll) {
+      panel.appendChild(el("button", { type: "button", class: "button-primary big-button", "data-key": "roll", "data-testid": "roll-button", disabled: !c.canAct,
+        onclick: function () { c.act({ type: "roll" }); } }, gettext("Roll")));
+    }
+    if (c.you !== null && v.seats && v.seats[c.you]) {
+      var me = v.seats[c.you];
+      var anyMove = Object.keys(movable).length > 0;
+      if (anyMove) panel.appendChild(el("p", { class: "hint" }, fmt(gettext("Choose a token to move %(n)s."), { n: v.rolls[v.current] })));
+      var row = el("div", { class: "token-buttons", role: "group", "aria-label": gettext("Your tokens") });
+      me.tokens.forEach(function (p, tk) {
+        var ok = !!movable[tk] && c.canAct;
+        row.appendChild(el("button", {
+          type: "button", "data-key": "tokbtn-" + tk, "data-testid": "token-" + tk, "data-movable": movable[tk] ? "yes" : "no", disabled: !ok,
+          class: movable[tk] ? "button-primary" : "",
+          "aria-label": fmt(gettext("Token %(n)s: %(where)s"), { n: tk + 1, where: describeProgress(L, p) }),
+          onclick: function () { c.act({ type: "move", token: tk }); },
+        }, fmt(gettext("Token %(n)s"), { n: tk + 1 })));
+      });
+      panel.appendChild(row);
+    }
+    controls.appendChild(panel);
+    controls.appendChild(el("p", { class: "legend-row" },
+      el("span", {}, "★ " + gettext("safe square")),
+      el("span", {}, v.home_bonus_roll ? gettext("House rule: home earns a bonus roll") : gettext("House rule: no bonus for home"))));
+  }
+
+  function describe(ev, c) {
+    var who = c.nameOf(ev.seat);
+    if (ev.type === "roll") return fmt(gettext("%(name)s rolled %(n)s"), { name: who, n: ev.value });
+    if (ev.type === "move") {
+      var L = built && built.L, text;
+      if (ev.from < 0) text = fmt(gettext("%(name)s brought token %(n)s out"), { name: who, n: ev.token + 1 });
+      else if (L && ev.to >= L.home) text = fmt(gettext("%(name)s brought token %(n)s home"), { name: who, n: ev.token + 1 });
+      else text = fmt(gettext("%(name)s moved token %(n)s"), { name: who, n: ev.token + 1 });
+      (ev.captured || []).forEach(function (cap) {
+        text += " " + fmt(gettext("%(name)s's token %(n)s was captured"), { name: c.nameOf(cap.seat), n: cap.token + 1 });
+      });
+      return text;
+    }
+    return null;
+  }
+
+  function seatExtra(seat, c) {
+    var s = (c.view.seats || [])[seat];
+    var geo = c.view.geometry;
+    if (!s || !geo) return "";
+    var home = s.tokens.filter(function (p) { return p >= geo.home; }).length;
+    return fmt(gettext("home %(n)s/%(total)s"), { n: home, total: 4 });
+  }
+  function colourOf(seat, c) {
+    var s = (c.view.seats || [])[seat];
+    return s ? s.colour : seat;
+  }
+
+  KG.games.ludo = { render: render, describe: describe, seatExtra: seatExtra, colourOf: colourOf, layoutFor: layoutFor };
+})();

@@ -1,0 +1,660 @@
+/* The room page: one socket, one state, three faces (lobby, table, results).
+
+   The server is the only authority (docs/protocol.md). This file keeps the last
+   snapshot and `version`, redraws from it, and sends intentions. On a version
+   gap it reconnects, which brings a fresh snapshot. It reconnects on its own
+   with backoff (0.5 s doubling to 8 s, with jitter) and says so on screen;
+   actions are disabled while it is not connected. The game-specific drawing
+   lives in liars_dice.js, ludo.js and snakes.js (KG.games[name]). */
+(function () {
+  "use strict";
+  var KG = window.KG, t = KG.t, el = KG.el, fmt = KG.fmt, digits = KG.digits;
+  var root = document.getElementById("room");
+  if (!root) return;
+
+  var CODE = root.dataset.code;
+  var SHARE_URL = root.dataset.shareUrl || location.href;
+  var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
+  var PING_EVERY = 20000, PONG_WITHIN = 8000;
+
+  var S = {
+    snap: null,            // the last snapshot/update merged: {version, you, room, game}
+    version: null,
+    ws: null,
+    connected: false,
+    attempt: 0,
+    retryAt: 0,
+    retryTimer: null,
+    pingTimer: null,
+    pongTimer: null,
+    offset: 0,             // server clock minus ours, in seconds
+    pending: false,        // an action is on its way; avoid double taps
+    seedSent: false,
+    lastEvents: [],
+    clientSeed: KG.clientSeed(),
+  };
+  KG.state = S;
+
+  var initial = document.getElementById("room-snapshot");
+  if (initial) {
+    try { adopt(JSON.parse(initial.textContent), []); } catch (e) { /* the socket brings one */ }
+  }
+
+  // ---- the socket ----------------------------------------------------------------
+
+  function wsUrl() {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/rooms/" + CODE + "/";
+  }
+
+  function connect() {
+    clearTimeout(S.retryTimer);
+    S.retryTimer = null;
+    if (S.ws) return;
+    setNet("connecting");
+    var ws;
+    try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleRetry(); return; }
+    S.ws = ws;
+    ws.onopen = function () {
+      S.connected = true;
+      S.seedSent = false;
+      startPing();
+    };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      receive(msg);
+    };
+    ws.onclose = function (ev) {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      S.connected = false;
+      S.pending = false;
+      stopPing();
+      if (ev.code === 4004 || ev.code === 4403) { setNet("gone"); render(); return; }
+      scheduleRetry();
+      render();
+    };
+    ws.onerror = function () { /* onclose follows */ };
+  }
+
+  function scheduleRetry(now) {
+    if (S.retryTimer) return;
+    var base = Math.min(BACKOFF_MAX, BACKOFF_MIN * Math.pow(2, S.attempt));
+    var delay = now ? 0 : Math.round(base / 2 + Math.random() * base / 2);  // jitter
+    S.attempt += 1;
+    S.retryAt = Date.now() + delay;
+    setNet(navigator.onLine === false ? "offline" : "retrying");
+    S.retryTimer = setTimeout(connect, delay);
+  }
+
+  /* Drop the socket and come back with a fresh snapshot, now. */
+  function resync() {
+    if (S.ws) {
+      var ws = S.ws;
+      S.ws = null;
+      S.connected = false;
+      ws.onclose = null;
+      try { ws.close(); } catch (e) { /* already closed */ }
+    }
+    stopPing();
+    S.attempt = 0;
+    scheduleRetry(true);
+  }
+
+  function startPing() {
+    stopPing();
+    S.pingTimer = setInterval(function () {
+      send({ type: "ping" });
+      clearTimeout(S.pongTimer);
+      // A socket that stays silent is dead even if the browser has not noticed.
+      S.pongTimer = setTimeout(function () { resync(); }, PONG_WITHIN);
+    }, PING_EVERY);
+  }
+  function stopPing() {
+    clearInterval(S.pingTimer);
+    clearTimeout(S.pongTimer);
+  }
+
+  function send(msg) {
+    if (!S.ws || S.ws.readyState !== 1) return false;
+    S.ws.send(JSON.stringify(msg));
+    return true;
+  }
+  KG.send = send;
+
+  function act(action) {
+    if (!S.connected || S.pending) return;
+    if (send({ type: "action", version: S.version, action: action })) {
+      S.pending = true;
+      render();
+    }
+  }
+
+  window.addEventListener("offline", function () {
+    setNet("offline");
+    resync();
+  });
+  window.addEventListener("online", function () { resync(); });
+  document.addEventListener("visibilitychange", function () {
+    // Phones freeze background tabs; on return, make sure we are live.
+    if (!document.hidden && !S.connected) resync();
+  });
+
+  // ---- messages from the server ---------------------------------------------------
+
+  function receive(msg) {
+    clearTimeout(S.pongTimer);
+    if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now() / 1000;
+    switch (msg.type) {
+      case "snapshot":
+        S.attempt = 0;
+        setNet("online");
+        adopt(msg, []);
+        S.pending = false;
+        afterConnect();
+        render();
+        break;
+      case "update":
+        if (S.version !== null && msg.version !== S.version + 1) {
+          if (msg.version <= S.version) return;  // an echo of something we have
+          resync();                                // a gap: ask for the truth
+          return;
+        }
+        S.pending = false;
+        adopt(msg, msg.events || []);
+        describeEvents(msg.events || []);
+        render(msg.events || []);
+        break;
+      case "reaction":
+        showReaction(msg.seat, msg.reaction);
+        break;
+      case "error":
+        S.pending = false;
+        if (msg.code !== "stale_version") KG.announce(msg.message || gettext("Something went wrong"));
+        showError(msg.message);
+        render();
+        break;
+      case "pong":
+      case "ok":
+        break;
+    }
+  }
+
+  function adopt(msg, events) {
+    var prev = S.snap;
+    S.prevGame = prev && prev.game;
+    S.snap = {
+      version: msg.version,
+      you: msg.you || (prev && prev.you) || { seat: null, is_host: false },
+      room: msg.room || (prev && prev.room),
+      game: msg.game !== undefined ? msg.game : prev && prev.game,
+    };
+    S.version = msg.version;
+    S.lastEvents = events;
+  }
+
+  function afterConnect() {
+    var you = S.snap.you;
+    if (you && you.seat !== null && you.seat !== undefined && S.snap.room.status === "lobby" && !S.seedSent) {
+      send({ type: "seed", client_seed: S.clientSeed });
+      S.seedSent = true;
+    }
+  }
+
+  // ---- names and words ------------------------------------------------------------
+
+  function seatOf(i) {
+    var seats = (S.snap && S.snap.room && S.snap.room.seats) || [];
+    return seats[i] || { seat: i, kind: "open" };
+  }
+  function nameOf(i) {
+    if (i === null || i === undefined) return "";
+    var s = seatOf(i);
+    if (s.name) return s.name;
+    if (s.kind === "bot") return fmt(gettext("Computer %(n)s"), { n: i + 1 });
+    return fmt(gettext("Seat %(n)s"), { n: i + 1 });
+  }
+  KG.nameOf = nameOf;
+  function youSeat() {
+    var you = S.snap && S.snap.you;
+    return you && typeof you.seat === "number" ? you.seat : null;
+  }
+
+  var GAME_TITLES = {
+    liars_dice: function () { return gettext("Liar's Dice"); },
+    ludo: function () { return gettext("Ludo"); },
+    snakes: function () { return gettext("Snakes & Ladders"); },
+  };
+
+  function describeEvents(events) {
+    var mod = KG.games[S.snap.room.game];
+    events.forEach(function (ev) {
+      var who = nameOf(ev.seat), text = null;
+      switch (ev.type) {
+        case "joined": text = fmt(gettext("%(name)s sat down"), { name: who }); break;
+        case "left": text = fmt(gettext("%(name)s left the seat"), { name: who }); break;
+        case "started": text = gettext("The game has started"); break;
+        case "timeout": text = fmt(gettext("Time up for %(name)s"), { name: who }); break;
+        case "takeover": text = fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
+        case "reclaim": text = fmt(gettext("%(name)s is back"), { name: who }); break;
+        case "closed": text = gettext("The room was closed"); break;
+        default: if (mod && mod.describe) text = mod.describe(ev, ctx());
+      }
+      if (text) KG.announce(text);
+    });
+    var g = S.snap.game;
+    if (g && g.status !== "in_progress" && S.prevGame && S.prevGame.status === "in_progress") {
+      KG.announce(gettext("The game is over"));
+    }
+  }
+
+  // ---- drawing --------------------------------------------------------------------
+
+  var NET_TEXT = {
+    connecting: function () { return gettext("Connecting…"); },
+    online: function () { return gettext("Connected"); },
+    offline: function () { return gettext("You are offline. We will reconnect as soon as the network is back."); },
+    gone: function () { return gettext("This room is no longer available."); },
+  };
+  var netState = "connecting", netTicker = null;
+  function setNet(state) {
+    netState = state;
+    var box = document.getElementById("net-status");
+    if (!box) return;
+    box.dataset.state = state;
+    clearInterval(netTicker);
+    function paint() {
+      if (state === "retrying") {
+        var secs = Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000));
+        box.textContent = secs > 0
+          ? fmt(gettext("Connection lost. Reconnecting in %(n)s s…"), { n: secs })
+          : gettext("Connection lost. Reconnecting…");
+      } else {
+        box.textContent = NET_TEXT[state] ? NET_TEXT[state]() : "";
+      }
+    }
+    paint();
+    if (state === "retrying") netTicker = setInterval(paint, 500);
+    document.body.classList.toggle("is-offline", state !== "online");
+  }
+
+  var errorTimer = null;
+  function showError(message) {
+    var box = document.getElementById("room-error");
+    if (!box || !message) return;
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(function () { box.hidden = true; }, 5000);
+  }
+
+  function ctx() {
+    var snap = S.snap, game = snap.game || {};
+    var you = youSeat();
+    return {
+      snap: snap, room: snap.room, game: snap.game, view: game.view || {},
+      prevView: S.prevGame && S.prevGame.view, events: S.lastEvents || [],
+      you: you, legal: game.legal || [], canAct: S.connected && !S.pending,
+      act: act, nameOf: nameOf, seat: seatOf,
+    };
+  }
+
+  /* Rebuild the page from the state, keeping the focused control focused. */
+  function render(events) {
+    if (!S.snap || !S.snap.room) return;
+    var active = document.activeElement, focusKey = active && active.dataset && active.dataset.key;
+    var status = S.snap.room.status;
+    var view = status === "lobby" ? "lobby" : status === "closed" ? "closed" : "table";
+    if (root.dataset.view !== view) {
+      KG.clear(root);
+      root.dataset.view = view;
+      if (view === "table") buildTableShell();
+    }
+    if (view === "lobby") renderLobby();
+    else if (view === "closed") renderClosed();
+    else renderTable(events || []);
+    root.dataset.status = status;
+    root.dataset.connected = S.connected ? "yes" : "no";
+    if (focusKey && document.activeElement !== active) {
+      var again = root.querySelector('[data-key="' + focusKey + '"]');
+      if (again && !again.disabled) again.focus();
+    }
+  }
+  KG.render = render;
+
+  function header(title) {
+    return el("div", { class: "room-head" },
+      el("h1", { class: "room-title" }, title, " ",
+        el("span", { class: "room-code-small", "aria-label": fmt(gettext("room code %(code)s"), { code: CODE.split("").join(" ") }) }, CODE)),
+      el("p", { id: "room-error", class: "message message-error", role: "alert", hidden: true }));
+  }
+
+  // ---- lobby ----------------------------------------------------------------------
+
+  function renderLobby() {
+    var room = S.snap.room, you = S.snap.you || {}, mine = youSeat();
+    var isHost = !!you.is_host;
+    var seats = room.seats || [];
+    var open = seats.filter(function (s) { return s.kind === "open"; }).length;
+    KG.clear(root);
+    root.appendChild(header(GAME_TITLES[room.game] ? GAME_TITLES[room.game]() : room.game));
+
+    // The code, large, with ways to pass it on.
+    var share = el("section", { class: "card lobby-code", "aria-labelledby": "code-title" },
+      el("h2", { id: "code-title" }, gettext("Room code")),
+      el("p", { class: "big-code", "data-testid": "room-code" }, CODE),
+      el("p", { class: "hint" }, gettext("Friends type this code on the home page, or open the link.")),
+      el("div", { class: "share-row" },
+        el("button", { type: "button", "data-key": "copy", onclick: copyLink }, gettext("Copy link")),
+        navigator.share ? el("button", { type: "button", "data-key": "share", onclick: shareLink }, gettext("Share")) : null,
+        el("a", {
+          class: "button", href: "https://wa.me/?text=" + encodeURIComponent(fmt(gettext("Play %(game)s with me on Khelaghor: %(url)s"),
+            { game: GAME_TITLES[room.game] ? GAME_TITLES[room.game]() : room.game, url: SHARE_URL })),
+          target: "_blank", rel: "noopener noreferrer",
+        }, gettext("WhatsApp"))),
+      el("p", { id: "copy-status", class: "hint", role: "status" }));
+    root.appendChild(share);
+
+    // Who is here.
+    var list = el("ul", { class: "seat-list", "aria-label": gettext("Seats") });
+    seats.forEach(function (s) {
+      var row = el("li", { class: "seat-row" + (s.seat === mine ? " is-you" : ""), "data-seat": s.seat },
+        KG.seatBadge(s.seat),
+        connDot(s),
+        el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : nameOf(s.seat)),
+        s.seat === 0 && s.kind === "human" ? el("span", { class: "tag" }, gettext("host")) : null,
+        s.kind === "bot" ? el("span", { class: "tag" }, gettext("computer")) : null,
+        s.seat === mine ? el("span", { class: "tag" }, gettext("you")) : null);
+      if (s.kind === "open" && mine === null) {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small button-primary", "data-key": "sit-" + s.seat,
+          disabled: !S.connected, onclick: function () { join(s.seat); },
+        }, gettext("Sit here")));
+      }
+      if (isHost && s.kind === "open") {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small", "data-key": "bot-" + s.seat, "data-testid": "add-bot",
+          disabled: !S.connected, onclick: function () { send({ type: "add_bot", seat: s.seat }); },
+        }, gettext("Add computer")));
+      }
+      if (isHost && s.kind === "bot") {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small", "data-key": "rm-" + s.seat,
+          disabled: !S.connected, onclick: function () { send({ type: "remove_bot", seat: s.seat }); },
+        }, gettext("Remove")));
+      }
+      list.appendChild(row);
+    });
+    var seatsCard = el("section", { class: "card", "aria-labelledby": "seats-title" },
+      el("h2", { id: "seats-title" }, gettext("Players")), list);
+    if (mine === null) {
+      var nameInput = el("input", { id: "join-name", maxlength: "20", value: you.name || "", autocomplete: "nickname", "data-key": "join-name" });
+      seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) { ev.preventDefault(); join(null, nameInput.value); } },
+        el("label", { for: "join-name" }, gettext("Your nickname")), nameInput,
+        el("button", { type: "submit", class: "button-primary", "data-key": "join", "data-testid": "join-seat", disabled: !S.connected || open === 0 },
+          open ? gettext("Take a seat") : gettext("The table is full"))));
+    } else if (!isHost) {
+      seatsCard.appendChild(el("p", { class: "controls", style: { marginTop: "0.5rem" } },
+        el("span", { class: "grow hint" }, room.visibility === "public" ? gettext("The game starts by itself in a moment.") : gettext("Waiting for the host to start the game.")),
+        el("button", { type: "button", "data-key": "leave", disabled: !S.connected, onclick: function () { send({ type: "leave" }); } }, gettext("Leave seat"))));
+    }
+    root.appendChild(seatsCard);
+
+    if (isHost) root.appendChild(hostControls(room, open));
+
+    root.appendChild(el("section", { class: "card fairness" },
+      el("h2", {}, gettext("Fair dice")),
+      el("p", { class: "hint" }, gettext("The fingerprint of the next game's secret seed. It is revealed after the game so anyone can check the dice.")),
+      el("p", { class: "seed-hash", "data-testid": "seed-hash" }, room.next_seed_hash || "")));
+    root.appendChild(reactionBar());
+  }
+
+  function hostControls(room, open) {
+    var box = el("section", { class: "card host-controls", "aria-labelledby": "host-title" },
+      el("h2", { id: "host-title" }, gettext("Host")));
+    var pace = el("select", { id: "pace-select", "data-key": "pace", disabled: !S.connected, onchange: function () {
+      send({ type: "set_options", options: {}, pace: pace.value });
+    } },
+      el("option", { value: "normal", selected: room.pace === "normal" }, gettext("Normal: 15 seconds a move")),
+      el("option", { value: "party", selected: room.pace === "party" }, gettext("Party: 30 seconds a move, for new players")));
+    box.appendChild(el("label", { for: "pace-select" }, gettext("Pace")));
+    box.appendChild(pace);
+    if (room.game === "ludo" && room.visibility !== "public") {
+      var on = !room.options || room.options.home_bonus_roll !== false;
+      var cb = el("input", { type: "checkbox", id: "home-bonus", checked: on, "data-key": "home-bonus", disabled: !S.connected, onchange: function () {
+        send({ type: "set_options", options: { home_bonus_roll: cb.checked } });
+      } });
+      box.appendChild(el("label", { class: "choice" }, cb, el("span", {}, gettext("Bringing a token home earns another roll"))));
+    }
+    if (open) {
+      box.appendChild(el("button", { type: "button", "data-key": "fill", "data-testid": "fill-bots", disabled: !S.connected, onclick: function () {
+        (room.seats || []).forEach(function (s) { if (s.kind === "open") send({ type: "add_bot", seat: s.seat }); });
+      } }, gettext("Fill empty seats with computers")));
+    }
+    box.appendChild(el("button", {
+      type: "button", class: "button-primary big-button", "data-key": "start", "data-testid": "start",
+      disabled: !S.connected || open > 0, onclick: function () { send({ type: "start" }); },
+    }, gettext("Start the game")));
+    if (open) box.appendChild(el("p", { class: "hint" }, gettext("Every seat needs a player or a computer before the start.")));
+    return box;
+  }
+
+  function join(seat, name) {
+    var msg = { type: "join", client_seed: S.clientSeed };
+    if (seat !== null && seat !== undefined) msg.seat = seat;
+    if (name) msg.name = name;
+    send(msg);
+    S.seedSent = true;
+  }
+
+  function copyLink() {
+    var status = document.getElementById("copy-status");
+    function done(ok) { if (status) status.textContent = ok ? gettext("Link copied") : SHARE_URL; }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(SHARE_URL).then(function () { done(true); }, function () { done(false); });
+    } else done(false);
+  }
+  function shareLink() {
+    navigator.share({ title: gettext("Khelaghor"), text: fmt(gettext("Room code %(code)s"), { code: CODE }), url: SHARE_URL })
+      .catch(function () { /* the person closed the sheet */ });
+  }
+
+  function connDot(s) {
+    if (s.kind === "bot") return el("span", { class: "conn bot", title: gettext("computer"), "aria-label": gettext("computer") });
+    if (s.kind !== "human") return el("span", { class: "conn", "aria-hidden": "true" });
+    var on = s.connected && !s.held;
+    var label = s.held ? gettext("away: the computer is holding the seat") : s.connected ? gettext("connected") : gettext("away");
+    return el("span", { class: "conn" + (on ? " on" : ""), role: "img", "aria-label": label, title: label });
+  }
+
+  function renderClosed() {
+    KG.clear(root);
+    root.appendChild(header(gettext("Room closed")));
+    root.appendChild(el("p", {}, S.snap.room.closed_reason || gettext("This room is no longer available.")));
+    root.appendChild(el("a", { class: "button button-primary", href: root.dataset.homeUrl }, gettext("Back to the start")));
+  }
+
+  // ---- table ----------------------------------------------------------------------
+
+  var parts = {};
+  function buildTableShell() {
+    var room = S.snap.room;
+    parts.head = header(GAME_TITLES[room.game] ? GAME_TITLES[room.game]() : room.game);
+    parts.turn = el("div", { class: "turn-bar" });
+    parts.seats = el("ul", { class: "table-seats", "aria-label": gettext("Players") });
+    parts.held = el("div", { class: "held-banner", hidden: true });
+    parts.results = el("section", { class: "card results", hidden: true, "aria-labelledby": "results-title" });
+    parts.board = el("div", { class: "board-col" });
+    parts.controls = el("div", { class: "controls-col" });
+    parts.side = el("div", { class: "side-col" }, parts.controls);
+    parts.reactions = el("div", {});
+    parts.fair = el("div", {});
+    parts.log = el("details", { class: "panel" }, el("summary", {}, gettext("What happened")), el("ol", { id: "event-log", class: "log" }));
+    root.appendChild(parts.head);
+    root.appendChild(parts.results);
+    root.appendChild(parts.turn);
+    root.appendChild(parts.seats);
+    root.appendChild(parts.held);
+    root.appendChild(el("div", { class: "table-layout" }, parts.board, el("div", {}, parts.side, parts.reactions, parts.log, parts.fair)));
+    parts.module = null;
+  }
+
+  function renderTable(events) {
+    var snap = S.snap, room = snap.room, game = snap.game;
+    var mod = KG.games[room.game];
+    var c = ctx();
+    // Seats strip.
+    KG.clear(parts.seats);
+    (room.seats || []).forEach(function (s) {
+      var turnSeat = game && game.turn ? game.turn.seat : null;
+      var placed = game && game.placings ? game.placings.indexOf(s.seat) : -1;
+      var colour = mod && mod.colourOf ? mod.colourOf(s.seat, c) : s.seat;
+      var li = el("li", {
+        class: "table-seat" + (s.seat === turnSeat ? " is-turn" : "") + (mod && mod.isOut && mod.isOut(s.seat, c) ? " is-out" : ""),
+        "data-seat": s.seat, "aria-current": s.seat === turnSeat ? "true" : null,
+      }, KG.seatBadge(colour), connDot(s),
+        el("span", { class: "seat-name" }, nameOf(s.seat) + (s.seat === c.you ? " (" + gettext("you") + ")" : "")),
+        mod && mod.seatExtra ? el("span", { class: "seat-extra" }, mod.seatExtra(s.seat, c)) : null,
+        placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, ordinal(placed + 1)) : null);
+      parts.seats.appendChild(li);
+    });
+
+    renderTurn(game);
+    renderHeld();
+    renderResults();
+    if (mod) {
+      mod.render(parts.board, parts.controls, c, events);
+    }
+    KG.clear(parts.reactions).appendChild(reactionBar());
+    KG.clear(parts.fair).appendChild(fairnessPanel(game));
+  }
+
+  function ordinal(n) {
+    return [null, gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th"), gettext("5th"), gettext("6th")][n] || digits(n);
+  }
+  KG.ordinal = ordinal;
+
+  // The countdown ring: drawn from turn.deadline, corrected by the server clock offset.
+  var ticker = null;
+  function renderTurn(game) {
+    KG.clear(parts.turn);
+    clearInterval(ticker);
+    if (!game || game.status !== "in_progress" || !game.turn) {
+      parts.turn.appendChild(el("p", { class: "turn-text" }, game && game.status !== "in_progress" ? gettext("The game is over") : gettext("Waiting…")));
+      return;
+    }
+    var turn = game.turn, mine = turn.seat === youSeat();
+    var text;
+    if (turn.seat === null || turn.seat === undefined) text = gettext("The dice are rolling…");
+    else if (mine) text = gettext("Your turn");
+    else if (turn.by === "bot") text = fmt(gettext("%(name)s is thinking…"), { name: nameOf(turn.seat) });
+    else text = fmt(gettext("%(name)s's turn"), { name: nameOf(turn.seat) });
+    var R = 18, C = 2 * Math.PI * R;
+    var fg = KG.svg("circle", { class: "ring-fg", cx: 22, cy: 22, r: R, fill: "none", "stroke-width": 5, "stroke-dasharray": C.toFixed(2), transform: "rotate(-90 22 22)" });
+    var label = KG.svg("text", { x: 22, y: 27, "text-anchor": "middle" });
+    var ring = KG.svg("svg", { class: "timer-ring", viewBox: "0 0 44 44", role: "timer", "aria-label": gettext("Time left") },
+      KG.svg("circle", { class: "ring-bg", cx: 22, cy: 22, r: R, fill: "none", "stroke-width": 5 }), fg, label);
+    parts.turn.appendChild(ring);
+    parts.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
+    var total = turn.seconds || S.snap.room.turn_seconds || 15;
+    function tick() {
+      if (!turn.deadline) { ring.style.visibility = "hidden"; return; }
+      var left = Math.max(0, turn.deadline - (Date.now() / 1000 + S.offset));
+      fg.setAttribute("stroke-dashoffset", (C * (1 - Math.min(1, left / total))).toFixed(2));
+      label.textContent = digits(Math.ceil(left));
+      ring.classList.toggle("low", left <= 5);
+    }
+    tick();
+    ticker = setInterval(tick, 250);
+  }
+
+  function renderHeld() {
+    var mine = youSeat();
+    var seat = mine !== null ? seatOf(mine) : null;
+    KG.clear(parts.held);
+    if (!seat || !seat.held || S.snap.room.status !== "playing") { parts.held.hidden = true; return; }
+    parts.held.hidden = false;
+    parts.held.appendChild(el("p", {}, gettext("The computer is holding your seat while you were away.")));
+    parts.held.appendChild(el("button", {
+      type: "button", class: "button-primary", "data-key": "reclaim", "data-testid": "reclaim",
+      disabled: !S.connected, onclick: function () { send({ type: "reclaim" }); },
+    }, gettext("Take it back")));
+  }
+
+  function renderResults() {
+    var game = S.snap.game, you = S.snap.you || {};
+    var box = parts.results;
+    KG.clear(box);
+    if (!game || game.status === "in_progress" || S.snap.room.status === "playing") { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(el("h2", { id: "results-title" }, gettext("Results")));
+    var list = el("ol", { class: "placings", "data-testid": "placings" });
+    (game.placings || []).forEach(function (seat, i) {
+      list.appendChild(el("li", {}, el("span", { class: "place" }, digits(i + 1)), KG.seatBadge(seat), el("span", {}, nameOf(seat) + (seat === youSeat() ? " (" + gettext("you") + ")" : "")),
+        i === 0 ? el("span", { "aria-hidden": "true" }, " 🏆") : null));
+    });
+    box.appendChild(list);
+    var row = el("p", { class: "actions" });
+    if (you.is_host) {
+      row.appendChild(el("button", { type: "button", class: "button-primary", "data-key": "rematch", "data-testid": "rematch", disabled: !S.connected, onclick: function () { send({ type: "rematch" }); } }, gettext("Rematch")));
+    } else {
+      row.appendChild(el("span", { class: "hint" }, gettext("The host can start a rematch.")));
+    }
+    row.appendChild(el("a", { class: "button", href: root.dataset.homeUrl }, gettext("Back to the start")));
+    box.appendChild(row);
+  }
+
+  function fairnessPanel(game) {
+    var f = (game && game.fairness) || {};
+    var dl = el("dl", {},
+      el("dt", {}, gettext("Scheme")), el("dd", {}, f.scheme || "—"),
+      el("dt", {}, gettext("Server seed hash")), el("dd", { "data-testid": "server-seed-hash" }, f.server_seed_hash || "—"),
+      el("dt", {}, gettext("Client seed")), el("dd", {}, f.client_seed || "—"),
+      el("dt", {}, gettext("Server seed")), el("dd", { "data-testid": "server-seed" }, f.server_seed || gettext("revealed when the game is over")));
+    var details = el("details", { class: "panel fairness" }, el("summary", {}, gettext("Fair dice")), dl);
+    if (f.server_seed) {
+      var q = "?scheme=" + encodeURIComponent(f.scheme || "") + "&server_seed=" + encodeURIComponent(f.server_seed) +
+        "&client_seed=" + encodeURIComponent(f.client_seed || "") + "&server_seed_hash=" + encodeURIComponent(f.server_seed_hash || "") +
+        (game.id ? "&game=" + encodeURIComponent(game.id) : "");
+      details.appendChild(el("a", { href: root.dataset.verifyUrl + q, "data-testid": "verify-link" }, gettext("Verify the dice")));
+      details.appendChild(document.createTextNode(" "));
+    }
+    if (game && game.record_url) {
+      details.appendChild(el("a", { href: game.record_url, download: "", "data-testid": "record-link" }, gettext("Download the game record")));
+    }
+    if (game && game.status !== "in_progress") details.open = true;
+    return details;
+  }
+
+  // ---- reactions ------------------------------------------------------------------
+
+  function reactionBar() {
+    if (youSeat() === null) return el("span");
+    var bar = el("div", { class: "reaction-bar", role: "group", "aria-label": gettext("Quick reactions") });
+    KG.REACTIONS.forEach(function (r) {
+      bar.appendChild(el("button", {
+        type: "button", "data-key": "react-" + r[0], title: t(r[2]), "aria-label": t(r[2]),
+        disabled: !S.connected, onclick: function () { send({ type: "react", reaction: r[0] }); },
+      }, r[1]));
+    });
+    return bar;
+  }
+
+  function showReaction(seat, id) {
+    var r = KG.REACTIONS.filter(function (x) { return x[0] === id; })[0];
+    if (!r) return;
+    KG.announce(fmt(gettext("%(name)s: %(reaction)s"), { name: nameOf(seat), reaction: t(r[2]) }));
+    var target = root.querySelector('[data-seat="' + seat + '"]');
+    if (!target) return;
+    target.style.position = "relative";
+    var bubble = el("span", { class: "reaction-float", "aria-hidden": "true" }, r[1] + " " + t(r[2]));
+    target.appendChild(bubble);
+    setTimeout(function () { bubble.remove(); }, 2700);
+  }
+
+  // ---- start ------------------------------------------------------------------------
+
+  setNet("connecting");
+  render();
+  connect();
+})();
