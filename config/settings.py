@@ -123,7 +123,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
-if REDIS_URL:
+# Which Redis layer: "pubsub" (default) publishes a group message once and costs
+# about a fifth of the CPU per delivery of "core" in bench/bench_channel_layers.py;
+# it can lose messages across a Redis reconnect, which clients survive because
+# every update carries the room version and a gap makes them resync.
+KHELAGHOR_CHANNEL_LAYER = os.environ.get("KHELAGHOR_CHANNEL_LAYER", "pubsub")
+
+if REDIS_URL and KHELAGHOR_CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                # Pub/sub channels ignore Redis database numbers: the prefix keeps
+                # two deployments (or a test run) on one Redis apart.
+                "prefix": os.environ.get("KHELAGHOR_CHANNEL_PREFIX", "khelaghor"),
+            },
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -140,6 +158,8 @@ if REDIS_URL:
             },
         }
     }
+
+if REDIS_URL:
     KHELAGHOR_TIMER_BACKEND = "rooms.timers.RedisTimers"
     KHELAGHOR_REDIS_URL = REDIS_URL
     CACHES = {
@@ -171,6 +191,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Optional accounts (accounts_optional): Django's auth views at /accounts/.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "profile"
+LOGOUT_REDIRECT_URL = "home"
+
+# Password-reset mail. Without EMAIL_HOST it is printed to the console (enough
+# for development and for a site whose players rarely give an email).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Khelaghor <noreply@localhost>")
 
 # --- Internationalisation -------------------------------------------------------
 

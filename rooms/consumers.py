@@ -29,6 +29,7 @@ FLOOD_LIMIT = 60  # messages per window before the connection is closed
 REACTIONS = frozenset(
     ["thumbs_up", "laugh", "wow", "clap", "well_played", "hurry_up", "good_luck", "oops"]
 )
+GROUP_REFRESH_SECONDS = 3600
 CLOSE_NO_ROOM = 4004
 CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
@@ -69,6 +70,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.room_id = room.id
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
+        self.joined_group_at = time.monotonic()
         await database_sync_to_async(services.connection_opened)(self.code, self.actor())
         await self._send(await _snapshot(self.code, self.session_key))
         ticker.ensure_started()
@@ -145,6 +147,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def do_ping(self, message):
         await database_sync_to_async(services.seat_seen)(self.code, self.actor())
+        if time.monotonic() - self.joined_group_at > GROUP_REFRESH_SECONDS:
+            # channels-redis forgets group members after group_expiry (a day);
+            # a socket open that long re-joins rather than going deaf.
+            await self.channel_layer.group_add(room_group(self.room_id), self.channel_name)
+            self.joined_group_at = time.monotonic()
         await self._send({"type": "pong"})
 
     async def do_join(self, message):

@@ -6,7 +6,6 @@ straight into the Redis channel layer from this test, as another process would,
 so no test-only route has to exist in the product.
 """
 
-import asyncio
 import json
 
 import pytest

@@ -71,13 +71,20 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis():
         }
     )
     assert chosen["db"] == "django.db.backends.postgresql"
-    assert chosen["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert chosen["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert chosen["layer_config"]["hosts"] == ["redis://127.0.0.1:6379/15"]
-    assert chosen["layer_config"]["capacity"] >= 1000
-    assert chosen["layer_config"]["group_expiry"] == 86400
     assert chosen["timers"] == "rooms.timers.RedisTimers"
     assert chosen["redis"] == "redis://127.0.0.1:6379/15"
     assert chosen["cache"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_the_core_redis_layer_is_one_setting_away_with_the_limits_that_bite_raised():
+    chosen = settings_with(
+        {"REDIS_URL": "redis://127.0.0.1:6379/15", "KHELAGHOR_CHANNEL_LAYER": "core"}
+    )
+    assert chosen["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert chosen["layer_config"]["capacity"] >= 1000
+    assert chosen["layer_config"]["group_expiry"] == 86400
 
 
 def test_sessions_live_on_the_server_for_a_year_because_seats_are_keyed_by_them():
