@@ -1,0 +1,272 @@
+"""Reads about finished games: a player's history, the game page, the replay,
+the luck report and the staff dashboard's numbers (HackSoft's selectors).
+
+A player is their account *or* their browser session: guests have seats keyed by
+session, and when a guest signs up or signs in those seats are given the
+account (``attach_guest_history``), so the history follows them across devices.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from games.record import RecordError, replay
+from games.registry import get_game
+
+from .models import Ban, Game, MoveLog, Room, Seat
+
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+# ---- a player's games ------------------------------------------------------------
+
+
+def attach_guest_history(*, old_session_key: str, new_session_key: str, user) -> int:
+    """After sign-up or sign-in: the guest's seats (and any ban on the guest)
+    follow the account. Django gives the session a new key at login, so seats
+    move to the new key too, or the player would lose a table they sit at."""
+    if not old_session_key:
+        return 0
+    attached = Seat.objects.filter(session_key=old_session_key, user__isnull=True).update(
+        user=user
+    )
+    if new_session_key and new_session_key != old_session_key:
+        Seat.objects.filter(session_key=old_session_key).update(session_key=new_session_key)
+        Ban.objects.filter(session_key=old_session_key).update(session_key=new_session_key)
+    Ban.objects.filter(session_key=new_session_key or old_session_key, user__isnull=True,
+                       active=True).update(user=user)
+    return attached
+
+
+def _player_seats(*, user=None, session_key: str = ""):
+    match = Q(pk__in=[])
+    if user is not None and getattr(user, "is_authenticated", False):
+        match |= Q(user=user)
+    if session_key:
+        match |= Q(session_key=session_key)
+    return Seat.objects.filter(match, kind=Seat.Kind.HUMAN)
+
+
+@dataclass
+class PlayedGame:
+    game: Game
+    seat: int
+    name: str
+    place: int | None  # 1 = won; None when aborted
+
+    @property
+    def title(self) -> str:
+        return get_game(self.game.game).title
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+
+def player_games(*, user=None, session_key: str = "", limit: int | None = None) -> list[PlayedGame]:
+    """Games that are over in which the player held a human seat, newest first."""
+    seats = {(s.room_id, s.index) for s in _player_seats(user=user, session_key=session_key)}
+    if not seats:
+        return []
+    rooms = {room for room, _ in seats}
+    games = (Game.objects.filter(room_id__in=rooms, status__in=OVER)
+             .select_related("room").order_by("-finished_at", "-id"))
+    out = []
+    for game in games:
+        for room_id, index in seats:
+            if room_id != game.room_id or index >= len(game.seats):
+                continue
+            entry = game.seats[index]
+            if entry.get("kind") != "human":
+                continue
+            place = None
+            if game.status == Game.Status.FINISHED and index in game.placings:
+                place = game.placings.index(index) + 1
+            out.append(PlayedGame(game, index, entry.get("name", ""), place))
+        if limit is not None and len(out) >= limit:
+            break
+    return out[:limit] if limit is not None else out
+
+
+def profile_stats(games: list[PlayedGame]) -> list[dict[str, Any]]:
+    """Games played and won per game kind."""
+    rows: dict[str, dict[str, Any]] = {}
+    for played in games:
+        row = rows.setdefault(played.game.game, {"game": played.game.game, "title":
+                                                  get_game(played.game.game).title,
+                                                  "played": 0, "won": 0})
+        row["played"] += 1
+        row["won"] += played.won
+    return sorted(rows.values(), key=lambda r: r["game"])
+
+
+# ---- one game ----------------------------------------------------------------------
+
+
+def game_summary(game_row: Game, record: dict[str, Any]) -> dict[str, Any]:
+    """Players, places and how long it took, for the game page."""
+    placings = record["placings"]
+    players = []
+    for entry in record["seats"]:
+        index = entry["seat"]
+        players.append({
+            "seat": index,
+            "name": entry.get("name", ""),
+            "kind": entry.get("kind"),
+            "bot": entry.get("bot"),
+            "place": placings.index(index) + 1 if index in placings else None,
+        })
+    players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, p["seat"]))
+    duration = None
+    if game_row.finished_at and game_row.started_at:
+        duration = game_row.finished_at - game_row.started_at
+    return {"title": get_game(record["game"]).title, "players": players, "duration": duration,
+            "duration_minutes": round(duration.total_seconds() / 60) if duration else None}
+
+
+def verify(record: dict[str, Any]) -> dict[str, Any]:
+    """The independent check (games.record.replay) as a verdict for people."""
+    try:
+        result = replay(record)
+    except RecordError as exc:
+        return {"ok": False, "event_index": exc.event_index, "message": exc.message}
+    fairness = record.get("fairness", {})
+    return {"ok": True, "event_index": None, "dice_checked": result.dice_checked,
+            "server_seed_hash": fairness.get("server_seed_hash"),
+            "placings": result.placings, "events": len(record["events"])}
+
+
+def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The public view after each event that changes the game, for the replay.
+
+    Frame 0 is the start. Each frame is ``{"event": index or None, "events":
+    [the events it shows], "view": the changed keys only}``: the browser builds
+    the full view by merging, which keeps a long Ludo game's replay small. The
+    views are the engine's own ``view_for(state, None)`` (a spectator's), so the
+    replay draws exactly what the live table drew for someone watching."""
+    engine = get_game(record["game"])
+    num = len(record["seats"])
+    state = engine.initial_state(num, record["options"])
+    previous = engine.view_for(state, None)
+    frames = [{"event": None, "events": [], "view": previous}]
+    pending: list[dict[str, Any]] = []
+    known = engine.record_event_types
+    for index, event in enumerate(record["events"]):
+        pending.append(event)
+        if event.get("type") not in known:
+            continue
+        mapped = engine.action_from_event(event)
+        if mapped is None:
+            # A consequence of the previous action: show it with that frame.
+            if frames[-1]["event"] is not None:
+                frames[-1]["events"].append(event)
+                frames[-1]["last"] = index
+            pending = []
+            continue
+        state, _produced = engine.apply(state, *mapped)
+        view = engine.view_for(state, None)
+        delta = {k: v for k, v in view.items() if previous.get(k) != v}
+        frames.append({"event": index, "last": index, "events": pending, "view": delta})
+        previous = view
+        pending = []
+    return frames
+
+
+# ---- luck ----------------------------------------------------------------------------
+
+BAR_W, CHART_H = 14, 60
+
+
+def luck_report(record: dict[str, Any]) -> dict[str, Any]:
+    """Each player's dice against what fair dice give on average.
+
+    Ludo and Snakes: the rolls each seat made (how many, sixes against the
+    expected sixth, the average against 3.5). Liar's Dice: the dice each seat
+    held over all rounds, the same way (sixes, and ones, which are wild).
+    A chart per seat shows how often each face came up, with the fair line."""
+    engine = get_game(record["game"])
+    faces: dict[int, Counter] = {entry["seat"]: Counter() for entry in record["seats"]}
+    for event in record["events"]:
+        if event.get("type") not in engine.record_event_types:
+            continue
+        if event["type"] == "roll" and isinstance(event.get("value"), int):
+            seat = event.get("seat")
+            if seat in faces:
+                faces[seat][event["value"]] += 1
+        elif event["type"] == "round" and isinstance(event.get("dice"), dict):
+            for seat, dice in event["dice"].items():
+                if int(seat) in faces:
+                    faces[int(seat)].update(d for d in dice if isinstance(d, int))
+    seats = []
+    for entry in record["seats"]:
+        counts = faces[entry["seat"]]
+        n = sum(counts.values())
+        expected = n / 6
+        distribution = [counts.get(face, 0) for face in range(1, 7)]
+        seats.append({
+            "seat": entry["seat"],
+            "name": entry.get("name", ""),
+            "dice": n,
+            "sixes": counts.get(6, 0),
+            "expected_sixes": round(expected, 1),
+            "ones": counts.get(1, 0),
+            "average": round(sum(f * c for f, c in counts.items()) / n, 2) if n else None,
+            "expected_average": 3.5,
+            "faces": distribution,
+            "chart": _chart(distribution, expected),
+        })
+    return {"game": record["game"], "kind": "held" if record["game"] == "liars_dice" else "rolled",
+            "seats": seats}
+
+
+def _chart(distribution: list[int], expected: float) -> dict[str, Any]:
+    """Bar geometry for a small inline SVG: one bar per face, a line at the fair count."""
+    top = max([*distribution, expected, 1])
+    bars = []
+    for i, count in enumerate(distribution):
+        h = round(CHART_H * count / top, 1)
+        bars.append({"face": i + 1, "count": count, "x": i * (BAR_W + 4) + 2,
+                     "y": round(CHART_H - h, 1), "h": h})
+    return {"bars": bars, "width": 6 * (BAR_W + 4), "height": CHART_H, "bar_w": BAR_W,
+            "expected_y": round(CHART_H - CHART_H * expected / top, 1),
+            "label_y": CHART_H + 12}
+
+
+# ---- the staff dashboard -------------------------------------------------------------
+
+
+def start_of_today() -> datetime:
+    now = timezone.localtime()
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def dashboard_stats() -> dict[str, int]:
+    today = start_of_today()
+    open_rooms = Room.objects.exclude(status=Room.Status.CLOSED)
+    table_events = MoveLog.objects.filter(created_at__gte=today)
+    return {
+        "rooms_open": open_rooms.count(),
+        "games_in_play": Game.objects.filter(status=Game.Status.IN_PROGRESS,
+                                             room__status=Room.Status.PLAYING).count(),
+        "players_connected": Seat.objects.filter(
+            room__in=open_rooms, kind=Seat.Kind.HUMAN, connections__gt=0
+        ).count(),
+        "connections": Seat.objects.filter(room__in=open_rooms).aggregate(
+            n=Sum("connections"))["n"] or 0,
+        "games_finished_today": Game.objects.filter(
+            status=Game.Status.FINISHED, finished_at__gte=today).count(),
+        "timeouts_today": table_events.filter(event__type="timeout").count(),
+        "takeovers_today": table_events.filter(event__type="takeover").count(),
+    }
+
+
+def rooms_open_now():
+    return (Room.objects.exclude(status=Room.Status.CLOSED)
+            .order_by("-last_activity").prefetch_related("seats"))
+

@@ -1,0 +1,73 @@
+"""HTTP for moderation: the players' report endpoint and the staff dashboard.
+
+Thin views: read the form, call ``rooms.moderation`` or a selector, answer.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import codes, errors, history, moderation, services
+from .models import Report
+
+STATUS_FOR = {"not_found": 404, "rate_limited": 429}
+
+
+def _actor(request: HttpRequest) -> services.Actor:
+    if not request.session.session_key:
+        request.session.save()
+    user_id = request.user.id if request.user.is_authenticated else None
+    return services.Actor(request.session.session_key, request.session.get("nickname", ""),
+                          user_id)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return ("application/json" in request.headers.get("Accept", "")
+            or request.headers.get("X-Requested-With") == "XMLHttpRequest")
+
+
+@require_POST
+def report(request: HttpRequest, code: str) -> HttpResponse:
+    """POST /r/<CODE>/report/ reason=abusive_name|cheating|spam|other, note (≤ 300
+    characters, optional), seat (0-based, optional)."""
+    seat_raw = request.POST.get("seat", "").strip()
+    try:
+        seat = int(seat_raw) if seat_raw else None
+        moderation.report_create(
+            code=code, actor=_actor(request), reason=request.POST.get("reason", ""),
+            note=request.POST.get("note", ""), seat=seat,
+        )
+    except ValueError:
+        error = errors.BadMessage("There is no such seat")
+    except errors.RoomError as exc:
+        error = exc
+    else:
+        error = None
+    if _wants_json(request):
+        if error is None:
+            return JsonResponse({"type": "ok", "message": _("Thank you: a moderator will look.")})
+        return JsonResponse({"type": "error", "code": error.code, "message": _(error.message)},
+                            status=STATUS_FOR.get(error.code, 400))
+    if error is None:
+        messages.success(request, _("Thank you: a moderator will look."))
+    else:
+        messages.error(request, _(error.message))
+    if error is not None and error.code == "not_found":
+        return redirect("home")
+    return redirect("room", code=codes.normalize(code))
+
+
+@require_GET
+@staff_member_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "admin/rooms/dashboard.html", {
+        "title": _("Dashboard"),
+        "stats": history.dashboard_stats(),
+        "open_reports": Report.objects.filter(resolved=False).count(),
+        "rooms": history.rooms_open_now()[:50],
+    })
