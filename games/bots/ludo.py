@@ -92,11 +92,11 @@ class SmartBot(Bot):
 
 DEFAULT_WEIGHTS = {
     "out": 30.0,  # a token out of base, in progress squares
-    "column": 6.0,  # a token safe in its home column
-    "home": 8.0,  # a token home (on top of its progress)
+    "column": 0.0,  # a token safe in its home column (risk already says so)
+    "home": 0.0,  # a token home (on top of its progress)
     "bonus": 6.0,  # a bonus sequence earned
     "risk": 1.5,  # expected loss from being hit before the next turn
-    "threat": 0.3,  # expected gain from hitting next turn
+    "threat": 0.8,  # expected gain from hitting next turn
     "opp": 0.5,  # weight of an ordinary opponent's position
     "lead": 0.5,  # extra weight of the leading opponent's position
 }
