@@ -194,7 +194,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game_row = get_object_or_404(Game.objects.select_related("room"), id=game_id)
     if game_row.status == Game.Status.IN_PROGRESS:
         raise Http404("The game page opens when the game is over")
+    from . import history
+
     record = services.game_record(game_row)
     return render(request, "rooms/game.html", {
         "game": game_row, "record": record, "record_json": record,
+        "summary": history.game_summary(game_row, record),
+        "verdict": history.verify(record),
+        "luck": history.luck_report(record),
     })

@@ -1,0 +1,72 @@
+"""Sign-up and a sign-in form that refuses to be guessed at.
+
+Failed sign-ins are counted in the cache per username and per address; after
+``MAX_FAILURES`` in ``WINDOW`` seconds further attempts are refused (even with
+the right password) until the window passes, with a message that says so.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.cache import cache
+from django.utils.translation import gettext_lazy as _
+
+MAX_FAILURES = 10
+WINDOW = 15 * 60  # seconds
+
+
+def _keys(username: str, address: str) -> list[str]:
+    return [f"login-fail:u:{username.strip().lower()[:150]}", f"login-fail:a:{address}"]
+
+
+def too_many_failures(username: str, address: str) -> bool:
+    return any((cache.get(key) or 0) >= MAX_FAILURES for key in _keys(username, address))
+
+
+def count_failure(username: str, address: str) -> None:
+    for key in _keys(username, address):
+        if not cache.add(key, 1, WINDOW):
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, WINDOW)
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email (optional)"), required=False,
+        help_text=_("Only to reset a forgotten password. We send nothing else."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def save(self, commit=True):
+        user = super().save(commit=False)
+        user.email = self.cleaned_data.get("email", "")
+        if commit:
+            user.save()
+        return user
+
+
+class RateLimitedLoginForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "rate_limited": _(
+            "Too many failed sign-in attempts. Please wait 15 minutes and try again."
+        ),
+    }
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        if too_many_failures(username, address):
+            raise forms.ValidationError(self.error_messages["rate_limited"], code="rate_limited")
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            count_failure(username, address)
+            raise

@@ -1,0 +1,70 @@
+"""Optional accounts: sign up, sign in (rate-limited), and the profile.
+
+Playing never needs an account. When a guest signs up or signs in, the seats
+their browser played in are given to the account (rooms.history
+.attach_guest_history), so the games they played as a guest stay theirs.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from rooms import history
+
+from .forms import RateLimitedLoginForm, SignUpForm
+
+
+def _guest_key(request: HttpRequest) -> str:
+    return request.session.session_key or ""
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        old_key = _guest_key(request)
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        history.attach_guest_history(old_session_key=old_key,
+                                     new_session_key=request.session.session_key, user=user)
+        return redirect("profile")
+    return render(request, "accounts/form.html", {
+        "form": form, "title": _("Create an account"),
+        "intro": _("Keep your games and your name across phones and computers. "
+                   "You never need an account to play."),
+        "submit": _("Sign up"),
+    })
+
+
+class SignInView(auth_views.LoginView):
+    form_class = RateLimitedLoginForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        old_key = _guest_key(self.request)
+        response = super().form_valid(form)  # login() gives the session a new key
+        history.attach_guest_history(old_session_key=old_key,
+                                     new_session_key=self.request.session.session_key,
+                                     user=form.get_user())
+        return response
+
+
+def profile(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's games, or this browser's games for a guest."""
+    user = request.user if request.user.is_authenticated else None
+    session_key = request.session.session_key or ""
+    games = history.player_games(user=user, session_key=session_key)
+    return render(request, "accounts/profile.html", {
+        "stats": history.profile_stats(games),
+        "recent": games[:30],
+        "played": len(games),
+        "won": sum(g.won for g in games),
+    })

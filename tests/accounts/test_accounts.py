@@ -1,0 +1,163 @@
+"""Accounts are optional: a guest who signs up or signs in keeps their games,
+their seat at a table in play, and (when banned) their ban."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.core.cache import cache
+from django.urls import reverse
+
+from rooms import errors, services
+from rooms.models import Ban, Seat
+from tests.history.factories import record_for, stored_game
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "khela-ghor-2024!"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()
+
+
+def guest(client, name="Rumi") -> str:
+    client.post(reverse("nickname"), {"name": name})
+    return client.session.session_key
+
+
+def test_playing_never_needs_an_account(client):
+    guest(client)
+    response = client.post(reverse("room_new"), {"game": "snakes", "seats": "2"})
+    assert response.status_code == 302 and response["Location"].startswith("/r/")
+
+
+def test_a_guest_who_signs_up_keeps_their_history_and_the_profile_shows_it(client):
+    key = guest(client)
+    snakes = [record_for("snakes", seed=s) for s in (7, 8)]
+    ludo, liars = record_for("ludo"), record_for("liars_dice")
+    games = [stored_game(r, humans={0: key}) for r in snakes]
+    games.append(stored_game(ludo, humans={ludo["placings"][-1]: key}))  # lost
+    games.append(stored_game(liars, humans={liars["placings"][0]: key}))  # won
+    stored_game(record_for("snakes", seed=9), humans={0: "someone-else"})
+    response = client.post(reverse("signup"), {"username": "rumi", "password1": PASSWORD,
+                                               "password2": PASSWORD, "email": ""})
+    assert response.status_code == 302 and response["Location"] == reverse("profile")
+    user = response.wsgi_request.user
+    assert Seat.objects.filter(user=user).count() == 4
+    # The session got a new key at login; the seats follow it.
+    assert client.session.session_key != key
+    assert Seat.objects.filter(session_key=client.session.session_key).count() == 4
+
+    profile = client.get(reverse("profile"))
+    assert profile.status_code == 200 and profile.context["played"] == 4
+    stats = {row["game"]: (row["played"], row["won"]) for row in profile.context["stats"]}
+    assert stats == {"snakes": (2, sum(r["placings"][0] == 0 for r in snakes)),
+                     "ludo": (1, 0), "liars_dice": (1, 1)}
+    html = profile.content.decode()
+    for game_row in games:
+        assert reverse("game_page", args=[game_row.id]) in html
+
+
+def test_the_history_follows_the_account_to_another_device(client, django_user_model):
+    from django.test import Client
+
+    key = guest(client)
+    game_row = stored_game(record_for("snakes"), humans={1: key})
+    client.post(reverse("signup"), {"username": "rumi", "password1": PASSWORD,
+                                    "password2": PASSWORD})
+    phone = Client()
+    response = phone.post(reverse("login"), {"username": "rumi", "password": PASSWORD})
+    assert response.status_code == 302
+    profile = phone.get(reverse("profile"))
+    assert profile.context["played"] == 1
+    assert reverse("game_page", args=[game_row.id]) in profile.content.decode()
+
+
+def test_signing_in_mid_game_keeps_the_seat_and_later_games_count(client, django_user_model,
+                                                                   settings):
+    settings.KHELAGHOR_BOT_DELAY = 1000
+    django_user_model.objects.create_user("rumi", password=PASSWORD)
+    key = guest(client)
+    client.post(reverse("room_new"), {"game": "snakes", "seats": "2"})
+    seat = Seat.objects.get(session_key=key)
+    client.post(reverse("login"), {"username": "rumi", "password": PASSWORD})
+    new_key = client.session.session_key
+    seat.refresh_from_db()
+    assert seat.session_key == new_key and seat.user.username == "rumi"
+    assert services.seat_index_of(seat.room.code, new_key) == 0
+
+
+def test_a_banned_guest_stays_banned_after_signing_up(client):
+    key = guest(client)
+    Ban.objects.create(session_key=key, reason="spam")
+    client.post(reverse("signup"), {"username": "rumi", "password1": PASSWORD,
+                                    "password2": PASSWORD})
+    user_id = client.session["_auth_user_id"]
+    actor = services.Actor(client.session.session_key, "Rumi", int(user_id))
+    with pytest.raises(errors.Banned):
+        services.room_create(actor=actor, game="snakes", seats=2)
+
+
+def test_the_guest_profile_shows_this_browser_s_games(client):
+    key = guest(client)
+    stored_game(record_for("snakes"), humans={0: key})
+    page = client.get(reverse("profile"))
+    assert page.status_code == 200 and page.context["played"] == 1
+    assert reverse("signup") in page.content.decode()
+
+
+def test_login_is_rate_limited_per_username_with_a_clear_message(client, django_user_model):
+    django_user_model.objects.create_user("rumi", password=PASSWORD)
+    for _ in range(10):
+        response = client.post(reverse("login"), {"username": "rumi", "password": "wrong"})
+        assert response.status_code == 200
+    # Even the right password is refused now, and the page says why.
+    response = client.post(reverse("login"), {"username": "rumi", "password": PASSWORD})
+    assert response.status_code == 200
+    assert not response.wsgi_request.user.is_authenticated
+    assert "15" in response.content.decode()
+    assert response.context["form"].errors["__all__"][0].startswith(("Too many", "অনেকবার"))
+    cache.clear()
+    response = client.post(reverse("login"), {"username": "rumi", "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_login_is_rate_limited_per_address_across_usernames(client, django_user_model):
+    django_user_model.objects.create_user("rumi", password=PASSWORD)
+    for i in range(10):
+        client.post(reverse("login"), {"username": f"nobody{i}", "password": "x"})
+    response = client.post(reverse("login"), {"username": "rumi", "password": PASSWORD})
+    assert not response.wsgi_request.user.is_authenticated
+
+
+def test_sign_out_password_change_and_reset(client, django_user_model):
+    user = django_user_model.objects.create_user("rumi", email="rumi@example.com",
+                                                 password=PASSWORD)
+    client.force_login(user)
+    assert client.get(reverse("password_change")).status_code == 200
+    response = client.post(reverse("password_change"), {
+        "old_password": PASSWORD, "new_password1": "notun-khela-99", "new_password2":
+        "notun-khela-99"})
+    assert response.status_code == 302
+    assert client.post(reverse("logout")).status_code == 302
+    assert not client.get(reverse("profile")).wsgi_request.user.is_authenticated
+    response = client.post(reverse("password_reset"), {"email": "rumi@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1 and "/accounts/reset/" in mail.outbox[0].body
+    link = next(w for w in mail.outbox[0].body.split() if "/accounts/reset/" in w)
+    path = link.split("testserver", 1)[1]
+    form = client.get(path, follow=True)
+    assert form.status_code == 200 and form.context["validlink"]
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": "tritio-khela-77",
+                                                    "new_password2": "tritio-khela-77"})
+    assert done.status_code == 302
+    assert client.login(username="rumi", password="tritio-khela-77")
+
+
+def test_account_pages_render_in_bengali_first(client):
+    for name in ("login", "signup", "password_reset", "profile"):
+        page = client.get(reverse(name))
+        assert page.status_code == 200, name
+        assert '<html lang="bn"' in page.content.decode()
+    assert reverse("login") in client.get("/").content.decode()
