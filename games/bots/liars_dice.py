@@ -18,7 +18,7 @@ Every bot uses only the ``rng`` it is given, so a game is reproducible.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -137,6 +137,14 @@ MATCH = [
 ]
 
 
+# GROUPS[k][(face, wild)][m]: the hands of k dice with exactly m dice counting for face.
+GROUPS = [
+    {
+        key: [[i for i, x in enumerate(match) if x == m] for m in range(k + 1)]
+        for key, match in MATCH[k].items()
+    }
+    for k in range(MAX_DICE + 1)
+]
 FACES = (2, 3, 4, 5, 6, 1)
 
 
@@ -147,7 +155,7 @@ def _cheapest(prev: tuple[int, int, bool] | None, face: int) -> int:
     return prev[0] + (0 if bid_key(prev[0], face) > bid_key(prev[0], prev[1]) else 1)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _beliefs(k: int, unseen: int, quantity: int, face: int, wild_before: bool) -> list[float]:
     """For each hand of k dice: its holder's own-dice belief in quantity × face."""
     w = wild_after(wild_before, face)
@@ -155,7 +163,7 @@ def _beliefs(k: int, unseen: int, quantity: int, face: int, wild_before: bool) -
     return [tail(unseen, quantity - m, six) for m in MATCH[k][(face, w)]]
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _doubts(k: int, unseen: int, quantity: int, face: int, wild_before: bool,
             threshold: float) -> list[float]:
     """For each hand: how likely its holder challenges quantity × face (soft threshold)."""
@@ -163,6 +171,33 @@ def _doubts(k: int, unseen: int, quantity: int, face: int, wild_before: bool,
         1.0 / (1.0 + math.exp((b - threshold) * 12))
         for b in _beliefs(k, unseen, quantity, face, wild_before)
     ]
+
+
+@lru_cache(maxsize=2048)
+def _likelihood(
+    k: int, total: int, prev: tuple[int, int, bool] | None, quantity: int, face: int,
+    wild: bool, beta: float, floor: float, raise_floor: float, threshold: float,
+) -> tuple[float, ...]:
+    """For each hand of k dice: how likely its holder bids quantity × face over
+    ``prev`` (None for an opening). Cached: every later decision of the round
+    weighs the same bids again."""
+    unseen = total - k
+    chosen = _beliefs(k, unseen, quantity, face, wild)
+    options = [
+        _beliefs(k, unseen, _cheapest(prev, g), g, wild)
+        for g in FACES
+        if _cheapest(prev, g) <= total
+    ]
+    doubt = None if prev is None else _doubts(k, unseen, *prev, threshold)
+    out = []
+    for i in range(len(chosen)):
+        top = max(o[i] for o in options)
+        norm = sum(math.exp(beta * (o[i] - top)) for o in options)
+        like = floor + math.exp(beta * (chosen[i] - top)) / norm
+        if doubt is not None:
+            like *= 1.0 - (1.0 - raise_floor) * doubt[i]
+        out.append(like)
+    return tuple(out)
 
 
 def _convolve(a: list[float], b: list[float]) -> list[float]:
@@ -231,7 +266,7 @@ class StandardBot(Bot):
         wild = view["ones_wild"]
         top = bid["quantity"] if bid else 1
         best, best_value = None, -1.0
-        cache: dict[tuple[int, bool], tuple[list[float], list[float]]] = {}
+        cache: dict[tuple[int, bool], tuple[list[float], ...]] = {}
         for action in raises:
             q, f = action["quantity"], action["face"]
             if q > top + self.SPAN:
@@ -240,11 +275,9 @@ class StandardBot(Bot):
             key = (f, w)
             if key not in cache:
                 cache[key] = self._dists(posts, counts, seat, nxt, f, w)
-            _, rest = cache[key]
+            _, rest, next_dist = cache[key]
             need = q - own_count(mine, f, w)
-            value = self._raise_value(
-                posts[nxt], counts[nxt], total, rest, need, q, f, w, cont_loss
-            )
+            value = self._raise_value(next_dist, counts[nxt], total, rest, need, q, f, w, cont_loss)
             value += rng.uniform(0.0, 0.01)
             if value > best_value:
                 best, best_value = action, value
@@ -254,7 +287,7 @@ class StandardBot(Bot):
             key = (f, w)
             if key not in cache:
                 cache[key] = self._dists(posts, counts, seat, nxt, f, w)
-            everyone, _ = cache[key]
+            everyone = cache[key][0]
             p_true = _at_least(everyone, bid["quantity"] - own_count(mine, f, w))
             if 1.0 - p_true >= best_value:
                 return challenge
@@ -270,30 +303,14 @@ class StandardBot(Bot):
         posts = {s: list(HANDS[c][1]) for s, c in enumerate(counts) if c and s != seat}
         wild = True
         prev = None
-        beta = self.BETA
         for b in view["bids"]:
             s, q, f = b["seat"], b["quantity"], b["face"]
             if s in posts:
-                k = counts[s]
-                unseen = total - k
-                chosen = _beliefs(k, unseen, q, f, wild)
-                options = [
-                    _beliefs(k, unseen, _cheapest(prev, g), g, wild)
-                    for g in FACES
-                    if _cheapest(prev, g) <= total
-                ]
-                weights = posts[s]
-                floor = self.BID_FLOOR
-                if prev is not None:
-                    doubt = _doubts(k, unseen, prev[0], prev[1], prev[2], self.OPP_THRESHOLD)
-                    rfloor = self.RAISE_FLOOR
-                for i in range(len(weights)):
-                    top = max(o[i] for o in options)
-                    norm = sum(math.exp(beta * (o[i] - top)) for o in options)
-                    like = floor + math.exp(beta * (chosen[i] - top)) / norm
-                    if prev is not None:
-                        like *= 1.0 - (1.0 - rfloor) * doubt[i]
-                    weights[i] *= like
+                like = _likelihood(
+                    counts[s], total, prev, q, f, wild, self.BETA, self.BID_FLOOR,
+                    self.RAISE_FLOOR, self.OPP_THRESHOLD,
+                )
+                weights = [x * y for x, y in zip(posts[s], like, strict=True)]
                 norm = sum(weights)
                 if norm > 0:
                     posts[s] = [x / norm for x in weights]
@@ -303,33 +320,29 @@ class StandardBot(Bot):
 
     @staticmethod
     def _dists(posts, counts, seat, nxt, face, wild):
-        """Distributions of the matching count among all opponents, and among all
-        opponents but the next player."""
+        """Distributions of the matching count among all opponents, among all
+        opponents but the next player, and of the next player alone."""
         rest = [1.0]
-        own_next = None
+        own_next = [1.0]
         for s, weights in posts.items():
-            match = MATCH[counts[s]][(face, wild)]
-            dist = [0.0] * (counts[s] + 1)
-            for i, m in enumerate(match):
-                dist[m] += weights[i]
+            pick = weights.__getitem__
+            dist = [sum(map(pick, group)) for group in GROUPS[counts[s]][(face, wild)]]
             if s == nxt:
                 own_next = dist
             else:
                 rest = _convolve(rest, dist)
-        everyone = _convolve(rest, own_next) if own_next is not None else rest
-        return everyone, rest
+        return _convolve(rest, own_next), rest, own_next
 
-    def _raise_value(self, weights, k, total, rest, need, q, f, w, cont_loss):
+    def _raise_value(self, next_dist, k, total, rest, need, q, f, w, cont_loss):
         """P(I keep my dice) if I bid q × f: the next player challenges (softly
         below their belief threshold) and the bid stands, or they raise and the
-        round goes on."""
-        match = MATCH[k][(f, w)]
+        round goes on. The next player's belief depends on their hand only
+        through how many of their dice count, so it is summed by that count."""
         six = success_sixths(f, w)
         unseen = total - k
         value = 0.0
-        for i, m in enumerate(match):
-            weight = weights[i]
-            if weight < 1e-6:
+        for m, weight in enumerate(next_dist):
+            if weight < 1e-9:
                 continue
             truth = _at_least(rest, need - m)
             belief = tail(unseen, q - m, six)
