@@ -9,8 +9,11 @@
   // The picker's choice survives redraws within one decision.
   var pick = { key: null, quantity: null, face: null };
 
-  function bidWords(quantity, face) {
-    return KG.nfmt(ngettext("%(n)s die showing %(face)s", "%(n)s dice showing %(face)s", quantity), quantity, { face: digits(face) });
+  // Dice faces stay Latin digits, as players write them ("তিনটি 4"); counts follow digits().
+  function face(f) { return String(f); }
+
+  function bidWords(quantity, fc) {
+    return KG.nfmt(ngettext("%(n)s die showing %(face)s", "%(n)s dice showing %(face)s", quantity), quantity, { face: face(fc) });
   }
 
   function describe(ev, c) {
@@ -56,7 +59,7 @@
     var row = el("div", { class: "dice-row", "data-testid": "my-dice" });
     if (v.my_dice && v.my_dice.length) {
       v.my_dice.forEach(function (d) {
-        row.appendChild(KG.die(d, { cls: "mine" + (d === 1 && v.ones_wild ? " wild" : ""), label: fmt(gettext("a %(face)s"), { face: digits(d) }) }));
+        row.appendChild(KG.die(d, { cls: "mine" + (d === 1 && v.ones_wild ? " wild" : ""), label: fmt(gettext("a %(face)s"), { face: face(d) }) }));
       });
     } else if (v.rolling) {
       row.appendChild(el("span", {}, gettext("The dice are rolling…")));
@@ -75,7 +78,7 @@
     if (v.bid) {
       current.appendChild(el("p", { class: "bid-now", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
         el("span", {}, c.nameOf(v.bid.seat) + ":"), el("span", {}, digits(v.bid.quantity) + " ×"),
-        KG.die(v.bid.face, { label: fmt(gettext("%(face)s"), { face: digits(v.bid.face) }) })));
+        KG.die(v.bid.face, { label: fmt(gettext("%(face)s"), { face: face(v.bid.face) }) })));
     } else {
       current.appendChild(el("p", { "data-testid": "current-bid" },
         v.to_move !== null && v.to_move !== undefined ? fmt(gettext("No bid yet. %(name)s opens."), { name: c.nameOf(v.to_move) }) : gettext("No bid yet.")));
@@ -94,7 +97,7 @@
     var hist = el("section", { class: "panel", "aria-labelledby": "hist-title" }, el("h2", { id: "hist-title" }, gettext("Bids this round")));
     var list = el("ol", { class: "bid-history", "data-testid": "bid-history" });
     (v.bids || []).forEach(function (b) {
-      list.appendChild(el("li", {}, KG.seatBadge(b.seat), el("span", {}, c.nameOf(b.seat) + ": " + digits(b.quantity) + " ×"), KG.die(b.face, { cls: "small", label: digits(b.face) })));
+      list.appendChild(el("li", {}, KG.seatBadge(b.seat), el("span", {}, c.nameOf(b.seat) + ": " + digits(b.quantity) + " ×"), KG.die(b.face, { cls: "small", label: face(b.face) })));
     });
     if (!v.bids || !v.bids.length) list.appendChild(el("li", { class: "hint" }, gettext("None yet")));
     hist.appendChild(list);
@@ -115,11 +118,11 @@
     var faces = byQty[pick.quantity] || {};
     if (!faces[pick.face]) pick.face = FACE_ORDER.filter(function (f) { return faces[f]; })[0];
 
-    var box = el("section", { class: "panel bid-picker", "aria-labelledby": "pick-title", "data-testid": "bid-picker" },
+    var box = el("section", { class: "panel bid-picker", "aria-labelledby": "pick-title", "data-testid": "bid-picker", "data-total": v.total_dice },
       el("h2", { id: "pick-title" }, gettext("Your move")));
     if (quantities.length) {
       var qi = quantities.indexOf(pick.quantity);
-      var out = el("output", { "data-testid": "bid-quantity", "aria-live": "polite" }, digits(pick.quantity));
+      var out = el("output", { "data-testid": "bid-quantity", "data-value": pick.quantity, "aria-live": "polite" }, digits(pick.quantity));
       box.appendChild(el("div", { class: "stepper", role: "group", "aria-label": gettext("How many dice") },
         el("span", { class: "grow" }, gettext("How many dice")),
         el("button", { type: "button", "data-key": "qty-down", "data-testid": "qty-down", "aria-label": gettext("Fewer"), disabled: qi <= 0 || !c.canAct,
@@ -132,7 +135,7 @@
         var ok = !!faces[f];
         faceRow.appendChild(el("button", {
           type: "button", "data-key": "face-" + f, "data-face": f, "aria-pressed": String(pick.face === f),
-          "aria-label": fmt(gettext("face %(face)s"), { face: digits(f) }), disabled: !ok || !c.canAct,
+          "aria-label": fmt(gettext("face %(face)s"), { face: face(f) }), disabled: !ok || !c.canAct,
           onclick: function () { pick.face = f; KG.render(); },
         }, KG.die(f, {})));
       });
@@ -165,7 +168,7 @@
         var wild = isCounted && d === 1 && r.bid.face !== 1 && r.ones_wild;
         row.appendChild(KG.die(d, {
           cls: "small " + (wild ? "wild" : isCounted ? "counted" : ""),
-          label: digits(d) + (wild ? " (" + gettext("wild") + ")" : isCounted ? " (" + gettext("counted") + ")" : ""),
+          label: face(d) + (wild ? " (" + gettext("wild") + ")" : isCounted ? " (" + gettext("counted") + ")" : ""),
         }));
       });
       wrap.appendChild(row);

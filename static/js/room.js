@@ -313,8 +313,11 @@
     if (view === "lobby") renderLobby();
     else if (view === "closed") renderClosed();
     else renderTable(events || []);
+    // State the page is in, for tests and for styling.
     root.dataset.status = status;
     root.dataset.connected = S.connected ? "yes" : "no";
+    root.dataset.version = String(S.version);
+    root.dataset.youSeat = youSeat() === null ? "" : String(youSeat());
     if (focusKey && document.activeElement !== active) {
       var again = root.querySelector('[data-key="' + focusKey + '"]');
       if (again && !again.disabled) again.focus();
@@ -512,10 +515,11 @@
       var li = el("li", {
         class: "table-seat" + (s.seat === turnSeat ? " is-turn" : "") + (mod && mod.isOut && mod.isOut(s.seat, c) ? " is-out" : ""),
         "data-seat": s.seat, "aria-current": s.seat === turnSeat ? "true" : null,
-      }, KG.seatBadge(colour), connDot(s),
+      }, KG.seatBadge(colour),
         el("span", { class: "seat-name" }, nameOf(s.seat) + (s.seat === c.you ? " (" + gettext("you") + ")" : "")),
-        mod && mod.seatExtra ? el("span", { class: "seat-extra" }, mod.seatExtra(s.seat, c)) : null,
-        placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, ordinal(placed + 1)) : null);
+        el("span", { class: "seat-extra" }, connDot(s),
+          mod && mod.seatExtra ? mod.seatExtra(s.seat, c) : "",
+          placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, ordinal(placed + 1)) : null));
       parts.seats.appendChild(li);
     });
 

@@ -1,0 +1,88 @@
+"""Drive the real UI through a game: tap whatever the rules allow, until the end.
+
+Each step taps one enabled control per player whose turn it is, then waits for
+the room's version (shown on #room) to move: progress is read from the DOM,
+never assumed after a sleep.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+ACTIONS = {
+    "snakes": ["[data-testid=roll-button]:enabled"],
+    "ludo": [
+        "[data-testid=roll-button]:enabled",
+        "[data-testid^=token-][data-movable=yes]:enabled",
+    ],
+    "liars_dice": [
+        "[data-testid=challenge-button]:enabled",
+        "[data-testid=bid-button]:enabled",
+    ],
+}
+
+
+def status(page: Page) -> str:
+    return page.locator("#room").get_attribute("data-status") or ""
+
+
+def version(page: Page) -> str:
+    return page.locator("#room").get_attribute("data-version") or ""
+
+
+def choose(page: Page, game: str, rng: random.Random) -> Locator | None:
+    found = [page.locator(sel).first for sel in ACTIONS[game]]
+    found = [loc for loc in found if loc.count()]
+    if not found:
+        return None
+    if game == "liars_dice" and len(found) == 2:
+        # Challenge now and then, bid otherwise, so rounds end and dice are lost.
+        return found[0] if rng.random() < 0.35 else found[1]
+    if game == "ludo" and len(found) == 2:
+        return found[1]
+    return rng.choice(found)
+
+
+def play_to_the_end(
+    pages: list[Page],
+    game: str,
+    *,
+    budget: float = 780.0,
+    on_step: Callable[[int], None] | None = None,
+    seed: int = 7,
+) -> int:
+    """Tap through the game on every page until each shows the results. Returns steps."""
+    rng = random.Random(seed)
+    watch = pages[0]
+    deadline = time.monotonic() + budget
+    steps = 0
+    while not all(status(p) == "finished" for p in pages):
+        assert time.monotonic() < deadline, f"{game} did not finish within {budget}s"
+        before = version(watch)
+        for page in pages:
+            if status(page) == "finished":
+                continue
+            button = choose(page, game, rng)
+            if button is None:
+                continue
+            try:
+                button.click(timeout=2_000)
+            except PlaywrightTimeout:
+                pass  # redrawn under our finger: the next step looks again
+        steps += 1
+        if on_step is not None:
+            on_step(steps)
+        try:
+            watch.wait_for_function(
+                "v => document.querySelector('#room').dataset.version !== v",
+                arg=before,
+                timeout=20_000,
+            )
+        except PlaywrightTimeout:
+            pass  # nobody could act; the turn timer acts for them and the loop goes on
+    return steps
