@@ -21,6 +21,8 @@ import websockets
 
 from games.bots import make_bot
 
+RATE_BACKOFF = 1.0  # seconds to wait after a rate_limited error
+
 
 class ProtocolError(Exception):
     pass
@@ -161,15 +163,21 @@ class RoomClient:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         bot = None
+        acted_at = None  # one action per version: wait for its answer before the next
         while self.room_status != "finished":
             if loop.time() > deadline:
                 raise TimeoutError(f"{self.name}: the game did not end in {timeout} s")
-            if self.my_turn():
+            if self.my_turn() and acted_at != self.version:
+                acted_at = self.version
                 game = self.last["game"]
                 bot = bot or make_bot(self.last["room"]["game"], bot_kind)
                 action = bot.choose(game["view"], game["legal"], rng)
                 await self.send({"type": "action", "version": self.version, "action": action})
-            await self.recv(deadline - loop.time())
+            message = await self.recv(deadline - loop.time())
+            if message["type"] == "error":
+                if message["code"] == "rate_limited":
+                    await asyncio.sleep(RATE_BACKOFF)  # back off, as the server asks
+                acted_at = None  # the action was refused: decide again
         return self.last
 
 

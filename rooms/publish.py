@@ -24,15 +24,18 @@ def room_group(room_id: int) -> str:
     return f"room.{room_id}"
 
 
-def build_update(room_id: int, events: list[dict[str, Any]]) -> dict[str, Any]:
-    from .models import Room, Seat
+def build_update(room, change) -> dict[str, Any]:
+    """One group message with every seat's own ``update`` (and the spectators')."""
+    from .models import Seat
     from .selectors import message_for, owner_tag
     from .services import current_game, load_state
 
-    room = Room.objects.get(id=room_id)
-    seats = list(room.seats.order_by("index"))
-    game_row = current_game(room)
-    state = load_state(game_row) if game_row is not None else None
+    events = change.events
+    seats = change.seats if change.seats is not None else list(room.seats.order_by("index"))
+    game_row = change.game_row if change.game_row is not None else current_game(room)
+    state = change.state
+    if state is None and game_row is not None:
+        state = load_state(game_row)
     payloads = {
         str(s.index): message_for("update", room, seats, game_row, state, s.index, events)
         for s in seats
@@ -44,11 +47,11 @@ def build_update(room_id: int, events: list[dict[str, Any]]) -> dict[str, Any]:
             "payloads": payloads}
 
 
-def room_changed(room_id: int, events: list[dict[str, Any]]) -> None:
-    message = build_update(room_id, events)
+def room_changed(room, change) -> None:
+    message = build_update(room, change)
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(room_group(room_id), message)
+        async_to_sync(layer.group_send)(room_group(room.id), message)
 
 
 def arm_game(game_id: int, seq: int, deadline: datetime) -> None:

@@ -57,10 +57,15 @@ class Actor:
 
 @dataclass
 class Change:
-    """What one command did, handed to ``publish`` after commit."""
+    """What one command did, handed to ``publish`` after commit. Commands that
+    already hold the seats, the game row and its state pass them along, so the
+    broadcast costs no further queries."""
 
     room_id: int
     events: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[Seat] | None = None
+    game_row: Game | None = None
+    state: Any = None
 
 
 # ---- state ---------------------------------------------------------------------
@@ -155,12 +160,12 @@ def _name_for(actor: Actor) -> str:
 
 
 def _commit(room: Room, change: Change) -> Change:
-    """Bump the version and publish after commit (the one exit of every command)."""
-    room.version = F("version") + 1
+    """Bump the version and publish after commit (the one exit of every command).
+    The room row is locked, so a plain increment is safe."""
+    room.version += 1
     room.last_activity = clock.now()
     room.save(update_fields=["version", "last_activity", "status", "autostart_at"])
-    room.refresh_from_db(fields=["version"])
-    transaction.on_commit(lambda: publish.room_changed(room.id, change.events))
+    transaction.on_commit(lambda: publish.room_changed(room, change))
     return change
 
 
@@ -475,8 +480,8 @@ def _start(room: Room, seats: list[Seat]) -> Change:
         seat.held = False
         seat.save(update_fields=["consecutive_timeouts", "held"])
     _remember(game_row, state)
-    change = Change(room.id, [{"type": "started", "game": game_row.number}])
-    _run_automatic(room, game_row, seats, state, change)
+    change = Change(room.id, [{"type": "started", "game": game_row.number}], seats, game_row)
+    change.state = _run_automatic(room, game_row, seats, state, change)
     return _commit(room, change)
 
 
@@ -528,7 +533,8 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
         raise _engine_error(exc, seats) from None
     seat.consecutive_timeouts = 0
     seat.save(update_fields=["consecutive_timeouts", "held"])
-    _run_automatic(room, game_row, seats, state, change)
+    change.seats, change.game_row = seats, game_row
+    change.state = _run_automatic(room, game_row, seats, state, change)
     return _commit(room, change)
 
 
@@ -609,7 +615,7 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
         turn = engine.turn(state)
         if turn is None:
             _finish(room, game_row, state, change)
-            return
+            return state
         if turn.seat is None:
             state = _apply(room, game_row, seats, state, None, {"type": "roll"}, change)
         elif turn.forced is not None:
@@ -621,6 +627,7 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
             break
     _set_deadline(room, game_row, seats, turn)
     game_row.save()
+    return state
 
 
 def _set_deadline(room: Room, game_row: Game, seats: list[Seat], turn) -> None:
@@ -700,7 +707,8 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
         seat.save(update_fields=["consecutive_timeouts", "held"])
     action = _computer_choice(game_row, engine, state, turn, seat)
     state = _apply(room, game_row, seats, state, turn.seat, action, change)
-    _run_automatic(room, game_row, seats, state, change)
+    change.seats, change.game_row = seats, game_row
+    change.state = _run_automatic(room, game_row, seats, state, change)
     return _commit(room, change)
 
 
