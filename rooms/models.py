@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Room(models.Model):
@@ -203,10 +204,10 @@ class Report(models.Model):
     """A player's report about a room: it waits in the admin's queue until resolved."""
 
     class Reason(models.TextChoices):
-        ABUSIVE_NAME = "abusive_name", "Abusive name"
-        CHEATING = "cheating", "Cheating or collusion"
-        SPAM = "spam", "Spam"
-        OTHER = "other", "Other"
+        ABUSIVE_NAME = "abusive_name", _("Abusive name")
+        CHEATING = "cheating", _("Cheating or collusion")
+        SPAM = "spam", _("Spam")
+        OTHER = "other", _("Other")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="reports")
     game = models.ForeignKey(
@@ -239,12 +240,12 @@ class ModerationLog(models.Model):
     """Append-only: every moderator action, who took it and why."""
 
     class Action(models.TextChoices):
-        CLOSE = "close", "Close room"
-        REMOVE = "remove", "Remove player"
-        RENAME = "rename", "Rename player"
-        BAN = "ban", "Ban"
-        UNBAN = "unban", "Lift ban"
-        RESOLVE = "resolve", "Resolve report"
+        CLOSE = "close", _("Close room")
+        REMOVE = "remove", _("Remove player")
+        RENAME = "rename", _("Rename player")
+        BAN = "ban", _("Ban")
+        UNBAN = "unban", _("Lift ban")
+        RESOLVE = "resolve", _("Resolve report")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
