@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games.registry import get_game
 
+from . import clock
 from .models import Game, Room, Seat
 
 
@@ -97,7 +98,9 @@ def message_for(
     seat: int | None, events: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A ``snapshot`` or ``update`` for one seat (None: a spectator)."""
-    message: dict[str, Any] = {"type": kind, "version": room.version}
+    # server_time lets a page correct its countdown for a phone clock that is off.
+    message: dict[str, Any] = {"type": kind, "version": room.version,
+                               "server_time": round(clock.timestamp(), 3)}
     if kind == "update":
         engine = get_game(room.game)
         message["events"] = [engine.event_for(e, seat) for e in events or []]
