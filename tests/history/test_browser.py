@@ -1,0 +1,158 @@
+"""The fairness check runs in a real browser (Chromium via Playwright), so a
+player need not trust the server; the replay draws with the table's renderers;
+a moderator works through the admin. Screenshots: test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.history.factories import record_for
+from tests.history.test_game_page import tamper_one_die
+from tests.servers import REPO_ROOT, free_port, run_daphne, run_manage
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-quic", "--no-first-run",
+                 "--disable-sync"]
+SHOTS = REPO_ROOT / "test-artifacts" / "screenshots"
+GAMES = ["liars_dice", "ludo", "snakes"]
+
+SETUP = """
+import json
+from django.contrib.auth import get_user_model
+from tests.history.factories import record_for, stored_game, playing_room
+get_user_model().objects.create_superuser("mod", "m@example.com", "browser-test-pw-1")
+ids = {g: stored_game(record_for(g), humans={0: "b" * 32}, names={0: "রুমি"}).id
+       for g in ("liars_dice", "ludo", "snakes")}
+room, host, guest = playing_room()
+ids["live_code"] = room.code
+print("IDS=" + json.dumps(ids))
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    database = tmp_path_factory.mktemp("history-db") / "db.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{database}", "KHELAGHOR_BOT_DELAY": "1000"}
+    run_manage("migrate", "--noinput", env=env)
+    out = run_manage("shell", "-c", SETUP, env=env)
+    ids = json.loads(out.split("IDS=", 1)[1].strip().splitlines()[0])
+    with run_daphne(free_port(), env) as running:
+        running.ids = ids
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path):
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="bn-BD")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_browser_verifier_accepts_a_record_and_names_a_changed_die(server, page, game):
+    page.goto(server.base_url + "/verify/")
+    record = record_for(game)
+    verdict = page.evaluate("r => KG.verifyRecord(r)", record)
+    assert verdict["ok"] is True
+    assert verdict["dice_checked"] == sum(len(d) for _, d in _dice(record))
+    bad, index = tamper_one_die(record)
+    verdict = page.evaluate("r => KG.verifyRecord(r)", bad)
+    assert verdict["ok"] is False and verdict["event_index"] == index
+    wrong_seed = json.loads(json.dumps(record))
+    wrong_seed["fairness"]["server_seed"] = "11" * 32
+    assert page.evaluate("r => KG.verifyRecord(r)", wrong_seed)["message"] == "hash"
+
+
+def _dice(record):
+    from games.record import dice_of_record
+
+    return dice_of_record(record)
+
+
+def test_pasting_a_record_on_the_verify_page_checks_it_in_both_places(server, page):
+    bad, index = tamper_one_die(record_for("snakes"))
+    page.goto(server.base_url + "/verify/")
+    page.fill("[data-verify-text]", json.dumps(bad))
+    page.click("[data-verify-run]")
+    out = page.locator("[data-verify-out]")
+    out.and_(page.locator("[data-state=failed]")).wait_for()
+    assert out.get_attribute("data-event-index") == str(index)
+    page.get_by_role("button", name="সার্ভারে যাচাই করুন").click()
+    verdict = page.locator("[data-testid=server-verdict]")
+    assert verdict.get_attribute("data-ok") == "false"
+    assert verdict.get_attribute("data-event-index") == str(index)
+    shot(page, "verify-rejected")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_page_replays_with_the_table_renderers_and_checks_the_dice(server, page,
+                                                                             game):
+    page.goto(f"{server.base_url}/games/{server.ids[game]}/")
+    root = page.locator("#replay")
+    page.wait_for_function("document.getElementById('replay').dataset.frames > 1")
+    frames = int(root.get_attribute("data-frames"))
+    board = page.locator("[data-replay-board]")
+    assert board.locator("svg, .dice-row, section").count() > 0  # the renderer drew
+    page.click("button[data-go=next]")
+    assert root.get_attribute("data-at") == "1"
+    page.click("button[data-go=last]")
+    assert root.get_attribute("data-at") == str(frames - 1)
+    page.click("button[data-go=first]")
+    page.click("[data-replay-play]")
+    page.wait_for_function("Number(document.getElementById('replay').dataset.at) >= 2")
+    page.click("[data-replay-play]")
+    page.click("[data-verify-run]")
+    page.locator("[data-verify-out][data-state=ok]").wait_for()
+    assert page.locator("[data-testid=server-verdict]").get_attribute("data-ok") == "true"
+    page.locator("#replay").scroll_into_view_if_needed()
+    shot(page, f"game-page-{game}")
+
+
+def test_a_moderator_finds_a_room_and_removes_a_player_through_the_admin(server, page):
+    code = server.ids["live_code"]
+    page.goto(server.base_url + "/admin/login/")
+    page.fill("#id_username", "mod")
+    page.fill("#id_password", "browser-test-pw-1")
+    page.click("input[type=submit]")
+    page.goto(server.base_url + "/admin/rooms/room/?q=" + code.lower())
+    page.click(f"text={code}")
+    shot(page, "admin-room")
+    page.locator("a[href$='/moderate/remove/1/']").click()
+    page.fill("input[name=reason]", "Abusive name")
+    shot(page, "admin-reason")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/rooms/room/*/change/")
+    assert page.locator(".messagelist .success").count() == 1
+    page.goto(server.base_url + "/admin/rooms/moderationlog/")
+    assert page.locator("text=Abusive name").count() == 1
+    shot(page, "admin-moderation-log")
+    page.goto(server.base_url + "/staff/dashboard/")
+    assert page.locator("[data-stat=games_in_play]").inner_text() == "1"
+    shot(page, "admin-dashboard")
