@@ -26,7 +26,6 @@ from django.utils.translation import gettext_lazy as _
 from . import errors, moderation
 from .models import Ban, Game, ModerationLog, MoveLog, Report, Room, Seat
 
-
 admin.site.site_header = _("Khelaghor moderation")
 admin.site.site_title = _("Khelaghor moderation")
 admin.site.index_title = _("Rooms, games and reports")

@@ -16,7 +16,13 @@ from typing import Any
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from games.record import RecordError, replay
+from games.record import (
+    RecordError,
+    check_shape,
+    dice_of_record,
+    replay,
+    verify_record_dice,
+)
 from games.registry import get_game
 
 from .models import Ban, Game, MoveLog, Room, Seat
@@ -131,8 +137,19 @@ def game_summary(game_row: Game, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def verify(record: dict[str, Any]) -> dict[str, Any]:
-    """The independent check (games.record.replay) as a verdict for people."""
+    """The independent check (games.record.replay) as a verdict for people.
+
+    The dice are checked first, on their own: a changed die is then named at
+    its own event (as the browser's check names it), not at the move after it
+    that the rules no longer allow."""
     try:
+        check_shape(record)
+        try:
+            rolled = dice_of_record(record)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            rolled = None  # malformed events: the replay below says where
+        if rolled is not None:
+            verify_record_dice(record, rolled, required=record["status"] == "finished")
         result = replay(record)
     except RecordError as exc:
         return {"ok": False, "event_index": exc.event_index, "message": exc.message}

@@ -3,8 +3,6 @@ every action asks for a reason and lands in the moderation log."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.urls import reverse
