@@ -164,7 +164,9 @@ def _commit(room: Room, change: Change) -> Change:
     The room row is locked, so a plain increment is safe."""
     room.version += 1
     room.last_activity = clock.now()
-    room.save(update_fields=["version", "last_activity", "status", "autostart_at"])
+    room.save(
+        update_fields=["version", "last_activity", "status", "autostart_at", "closed_reason"]
+    )
     transaction.on_commit(lambda: publish.room_changed(room, change))
     return change
 

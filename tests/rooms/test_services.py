@@ -423,7 +423,7 @@ def test_closing_a_room_aborts_its_game_and_frees_the_code():
     room, host, guest = started()
     services.room_close(room.id, reason="Closed by a moderator")
     room.refresh_from_db()
-    assert room.status == "closed"
+    assert room.status == "closed" and room.closed_reason == "Closed by a moderator"
     assert services.current_game(room).status == Game.Status.ABORTED
     with pytest.raises(errors.NotFound):
         services.room_get(room.code)
