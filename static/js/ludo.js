@@ -129,9 +129,9 @@
   function tokenNode(colour, token) {
     var g = S("g", { class: "token", "data-colour": colour, "data-token": token });
     var inner = S("g", { class: "token-body" });
-    inner.appendChild(S("circle", { class: "token-ring", r: 0.46, fill: "none", stroke: "none" }));
-    inner.appendChild(KG.shape(colour, 0.34, { fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 0.06 }));
-    inner.appendChild(S("text", { y: 0.13, "text-anchor": "middle", "font-size": 0.38, fill: KG.TEXT_ON[colour % 6], text: digits(token + 1) }));
+    inner.appendChild(S("circle", { class: "token-ring", r: 0.5, fill: "none", stroke: "none" }));
+    inner.appendChild(KG.shape(colour, 0.4, { fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 0.06 }));
+    inner.appendChild(S("text", { y: 0.16, "text-anchor": "middle", "font-size": 0.48, fill: KG.TEXT_ON[colour % 6], text: digits(token + 1) }));
     g.appendChild(inner);
     return g;
   }
@@ -301,6 +301,7 @@
         var ok = !!movable[tk] && c.canAct;
         row.appendChild(el("button", {
           type: "button", "data-key": "tokbtn-" + tk, "data-testid": "token-" + tk, "data-movable": movable[tk] ? "yes" : "no", disabled: !ok,
+          "data-where": p < 0 ? "base" : p >= L.home ? "home" : p > L.last ? "column" : "loop",
           class: movable[tk] ? "button-primary" : "",
           "aria-label": fmt(gettext("Token %(n)s: %(where)s"), { n: tk + 1, where: describeProgress(L, p) }),
           onclick: function () { c.act({ type: "move", token: tk }); },

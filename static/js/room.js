@@ -161,6 +161,7 @@
           return;
         }
         S.pending = false;
+        estimateOffset(msg);
         adopt(msg, msg.events || []);
         describeEvents(msg.events || []);
         render(msg.events || []);
@@ -178,6 +179,23 @@
       case "ok":
         break;
     }
+  }
+
+  /* Without a server clock in the message, a fresh turn tells us the time: it
+     was announced at deadline - seconds, server time, just now. */
+  var serverClock = false;
+  function estimateOffset(msg) {
+    if (typeof msg.server_time === "number") { serverClock = true; return; }
+    if (serverClock) return;
+    var turn = msg.game && msg.game.turn, prev = S.snap && S.snap.game && S.snap.game.turn;
+    if (!turn || !turn.deadline || !turn.seconds) return;
+    if (prev && prev.deadline === turn.deadline) return;
+    var estimate = turn.deadline - turn.seconds - Date.now() / 1000;
+    // Each estimate is the true offset minus that message's delay, so the
+    // largest one seen is the closest. Absurd values (a resumed timer) are ignored.
+    if (Math.abs(estimate) > 3600) return;
+    S.offset = S.offsetSeen ? Math.max(S.offset, estimate) : estimate;
+    S.offsetSeen = true;
   }
 
   function adopt(msg, events) {

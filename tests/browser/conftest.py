@@ -45,7 +45,9 @@ def server(tmp_path_factory):
         yield running
 
 
-@pytest.fixture(scope="session")
+# Module scope: the sync Playwright loop must be gone before other modules' own
+# Playwright or asyncio tests run in this thread.
+@pytest.fixture(scope="module")
 def browser(chromium_path) -> Browser:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
