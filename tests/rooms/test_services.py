@@ -457,3 +457,36 @@ def test_pings_keep_a_seat_present():
     services.seat_seen(room.code, host)
     clock.advance(20)
     assert Seat.objects.get(room=room, index=0).connected
+
+
+@pytest.mark.parametrize("game,seats", [("snakes", 3), ("liars_dice", 3), ("ludo", 2), ("ludo", 5)])
+def test_room_records_pass_the_independent_checker(settings, game, seats):
+    """A game played through the room layer — a human acting from their view,
+    computers in the other seats, a timeout and a takeover on the way — leaves a
+    record that the independent checker and our replayer both accept."""
+    import random
+
+    from games.bots import make_bot
+    from tests.reference_checker import check
+
+    settings.KHELAGHOR_BOT_DELAY = 0
+    room, host = new_room(game, seats)
+    for _ in range(seats - 1):
+        services.bot_add(room.code, host)
+    services.game_start(room.code, host)
+    bot, rng = make_bot(game, "random"), random.Random(3)
+    fire(room)  # one timeout on the way
+    for _ in range(5000):
+        room.refresh_from_db()
+        if room.status == "finished":
+            break
+        game_json = services.snapshot_for(room.code, host.session_key)["game"]
+        if game_json["legal"]:
+            act(room, host, bot.choose(game_json["view"], game_json["legal"], rng))
+        else:
+            fire(room)  # a held seat or a computer with a pause
+    record = services.game_record(services.current_game(room))
+    assert record["status"] == "finished"
+    assert any(e["type"] == "timeout" for e in record["events"])
+    assert check(record) is None, check(record)
+    assert replay(record).placings == record["placings"]
