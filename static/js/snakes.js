@@ -21,7 +21,7 @@
     for (var n = 1; n <= 100; n++) {
       var c = centre(n);
       var row = Math.floor((n - 1) / 10);
-      cells.appendChild(S("rect", { x: c.x - 5, y: c.y - 5, width: 10, height: 10, fill: (row + n) % 2 ? "#fbf1dc" : "#f0dfbd" }));
+      cells.appendChild(S("rect", { x: c.x - 5, y: c.y - 5, width: 10, height: 10, fill: (row + Math.floor(c.x / CELL)) % 2 ? "#fbf1dc" : "#f0dfbd" }));
       cells.appendChild(S("text", { x: c.x - 4.3, y: c.y - 1.6, "font-size": 2.7, fill: "#5a5447", text: digits(n) }));
     }
     svg.appendChild(cells);
