@@ -162,7 +162,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         seed = message.get("client_seed")
         if seed is not None and not isinstance(seed, str):
             raise errors.BadMessage("client_seed must be text")
-        await self._call(services.seat_join, seat, seed)
+        await database_sync_to_async(services.seat_join)(
+            self.code, self.actor(), seat, seed, over_socket=True
+        )
 
     async def _set_nickname(self, name: Any) -> None:
         from .nicknames import BadNickname, clean_nickname

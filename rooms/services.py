@@ -268,7 +268,10 @@ def play_now(*, actor: Actor, game: str) -> Room:
 
 
 @transaction.atomic
-def seat_join(code: str, actor: Actor, seat: int | None = None, client_seed: str | None = None):
+def seat_join(
+    code: str, actor: Actor, seat: int | None = None, client_seed: str | None = None,
+    *, over_socket: bool = False,
+):
     from . import moderation
 
     moderation.check_not_banned(actor)
@@ -300,7 +303,10 @@ def seat_join(code: str, actor: Actor, seat: int | None = None, client_seed: str
     target.session_key = actor.session_key
     target.user_id = actor.user_id
     target.name = name
-    target.connections = 0
+    # A join sent over the room socket comes from a page that is connected now
+    # (its connect counted no seat); a quick-play join over HTTP is not, yet.
+    target.connections = 1 if over_socket else 0
+    target.last_seen = clock.now() if over_socket else None
     target.save()
     if client_seed is not None:
         _set_seed(target, client_seed)
