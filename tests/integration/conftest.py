@@ -1,0 +1,61 @@
+"""Real servers for the integration tests: daphne processes on a fresh SQLite
+file (in-memory channel layer, in-process timers) or on PostgreSQL + Redis.
+
+Every server is started with ``tests.servers.run_daphne`` and answers /healthz
+before a test sees it. PostgreSQL and Redis come from the ``postgres_service``
+and ``redis_service`` fixtures, which skip locally and fail under CI=true.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from tests.servers import free_port, run_daphne, run_manage
+
+# Computers act quickly so whole games fit in a test; humans get a real clock.
+FAST = {"KHELAGHOR_BOT_DELAY": "0.05", "KHELAGHOR_TURN_SECONDS": "10"}
+
+
+def sqlite_env(directory, **extra: str) -> dict[str, str]:
+    """A fresh SQLite database in ``directory``, migrated, with the in-memory
+    layer and in-process timers (REDIS_URL empty)."""
+    env = {"DATABASE_URL": f"sqlite:///{directory}/db.sqlite3", "REDIS_URL": "", **FAST, **extra}
+    run_manage("migrate", "--noinput", env=env)
+    return env
+
+
+def shared_env(postgres_url: str, redis_url: str, **extra: str) -> dict[str, str]:
+    """PostgreSQL + Redis, migrated: what several daphne processes share."""
+    env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url, **FAST, **extra}
+    run_manage("migrate", "--noinput", env=env)
+    return env
+
+
+@contextlib.contextmanager
+def servers(env: dict[str, str], count: int):
+    """``count`` daphne processes on ``env``. They are all asked to stop at
+    once at the end, so a slow shutdown is waited for once, not per process."""
+    with contextlib.ExitStack() as stack:
+        started = [stack.enter_context(run_daphne(free_port(), env)) for _ in range(count)]
+        try:
+            yield started
+        finally:
+            for server in started:
+                if server.process.poll() is None:
+                    server.process.terminate()
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    env = sqlite_env(tmp_path_factory.mktemp("sqlite"))
+    with servers(env, 1) as (server,):
+        yield server
+
+
+@pytest.fixture(scope="module")
+def shared_servers(postgres_service, redis_service):
+    env = shared_env(postgres_service, redis_service)
+    with servers(env, 2) as pair:
+        yield pair
