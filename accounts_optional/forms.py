@@ -13,6 +13,8 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
+from config.clients import client_address
+
 MAX_FAILURES = 10
 WINDOW = 15 * 60  # seconds
 
@@ -62,7 +64,7 @@ class RateLimitedLoginForm(AuthenticationForm):
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        address = client_address(self.request) if self.request else ""
         if too_many_failures(username, address):
             raise forms.ValidationError(self.error_messages["rate_limited"], code="rate_limited")
         try:

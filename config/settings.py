@@ -282,6 +282,10 @@ LOGGING = {
     },
 }
 
+# The request header a trusted proxy sets to the client's address (nginx:
+# X-Real-IP -> "HTTP_X_REAL_IP"); rate limits count per address with it.
+KHELAGHOR_CLIENT_IP_HEADER = os.environ.get("KHELAGHOR_CLIENT_IP_HEADER", "")
+
 # --- Game tables ------------------------------------------------------------------
 # Seconds a computer player waits before acting (0: at once, as tests want).
 KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))

@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from config.clients import client_address
 from games.registry import game_names
 
 from . import codes, errors, services
@@ -103,13 +104,13 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
 
 def _join_allowed(request: HttpRequest) -> bool:
     keys = [f"join-miss:s:{_session_key(request)}",
-            f"join-miss:a:{request.META.get('REMOTE_ADDR', '')}"]
+            f"join-miss:a:{client_address(request)}"]
     return all((cache.get(k) or 0) < JOIN_ATTEMPTS for k in keys)
 
 
 def _count_miss(request: HttpRequest) -> None:
     for key in (f"join-miss:s:{_session_key(request)}",
-                f"join-miss:a:{request.META.get('REMOTE_ADDR', '')}"):
+                f"join-miss:a:{client_address(request)}"):
         if cache.add(key, 1, JOIN_WINDOW) is False:
             try:
                 cache.incr(key)
