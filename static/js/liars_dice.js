@@ -54,8 +54,9 @@
     KG.clear(controls);
 
     // The cup.
-    var cup = el("section", { class: "cup", "aria-labelledby": "cup-title" },
-      el("h2", { id: "cup-title" }, c.you === null ? gettext("You are watching") : gettext("Your cup")));
+    // A replay is nobody's view: no "You are watching" over it.
+    var cup = el("section", { class: "cup", "aria-labelledby": c.replay ? null : "cup-title" },
+      c.replay ? null : el("h2", { id: "cup-title" }, c.you === null ? gettext("You are watching") : gettext("Your cup")));
     var row = el("div", { class: "dice-row", "data-testid": "my-dice" });
     if (v.my_dice && v.my_dice.length) {
       v.my_dice.forEach(function (d) {

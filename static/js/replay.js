@@ -73,7 +73,7 @@
       var seats = data.seats.map(function (s) { return { seat: s.seat, name: s.name, kind: s.kind, bot: s.bot || null, connected: true }; });
       return {
         view: views[i], prevView: i ? views[i - 1] : null, events: data.frames[i].events || [],
-        legal: [], you: null, canAct: false, act: function () {}, nameOf: nameOf,
+        legal: [], you: null, replay: true, canAct: false, act: function () {}, nameOf: nameOf,
         seat: function (k) { return seats[k]; }, room: { game: data.game, seats: seats, status: "finished" },
         game: { status: "finished", view: views[i], legal: [] }, snap: null,
       };
