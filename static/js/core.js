@@ -67,8 +67,17 @@
   KG.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
 
   KG.reducedMotion = function () {
-    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   };
+  /* The motion setting, on <html data-motion="reduce|full"> for CSS and tests, and
+     a count of the moves drawn as animations (KG.animated), which stays 0 when reduced. */
+  KG.animated = 0;
+  function markMotion() { document.documentElement.dataset.motion = KG.reducedMotion() ? "reduce" : "full"; }
+  markMotion();
+  if (window.matchMedia) {
+    var mq = window.matchMedia("(prefers-reduced-motion: reduce)");
+    if (mq.addEventListener) mq.addEventListener("change", markMotion);
+  }
 
   /* Seat colours with a shape and a letter each, so colour is never the only cue. */
   KG.COLOURS = ["#c0392b", "#1e7b3a", "#e0a800", "#1f5fa8", "#7b3fa0", "#e06a00"];

@@ -254,6 +254,7 @@
         place(node, to.x, to.y, to.s);
         node.style.transition = "none";
         node._anim = node.animate(frames, { duration: Math.min(1400, 110 * frames.length), easing: "linear" });
+        KG.animated += 1;
         node._anim.onfinish = function () { node.style.transition = ""; node._anim = null; };
         if (walk.to >= L.home) burst(to.x, to.y, "#e0a800");
         (walk.captured || []).forEach(function (cap) {

@@ -15,7 +15,8 @@
   var CODE = root.dataset.code;
   var SHARE_URL = root.dataset.shareUrl || location.href;
   var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
-  var PING_EVERY = 20000, PONG_WITHIN = 8000;
+  // A seated page's ping keeps its seat "present"; a seat silent for 90 s counts as away.
+  var PING_EVERY = 25000, PONG_WITHIN = 8000;
 
   var S = {
     snap: null,            // the last snapshot/update merged: {version, you, room, game}
@@ -27,7 +28,9 @@
     retryTimer: null,
     pingTimer: null,
     pongTimer: null,
-    offset: 0,             // server clock minus ours, in seconds
+    offset: 0,             // server clock minus ours, in seconds (from server_time)
+    removed: false,        // a moderator took this page's player out of their seat
+    luck: {},              // game id -> the luck report, or "loading"
     pending: false,        // an action is on its way; avoid double taps
     seedSent: false,
     lastEvents: [],
@@ -144,7 +147,6 @@
 
   function receive(msg) {
     clearTimeout(S.pongTimer);
-    if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now() / 1000;
     switch (msg.type) {
       case "snapshot":
         S.attempt = 0;
@@ -161,9 +163,9 @@
           return;
         }
         S.pending = false;
-        estimateOffset(msg);
+        var seatBefore = youSeat();
         adopt(msg, msg.events || []);
-        describeEvents(msg.events || []);
+        describeEvents(msg.events || [], seatBefore);
         render(msg.events || []);
         break;
       case "reaction":
@@ -181,25 +183,11 @@
     }
   }
 
-  /* Without a server clock in the message, a fresh turn tells us the time: it
-     was announced at deadline - seconds, server time, just now. */
-  var serverClock = false;
-  function estimateOffset(msg) {
-    if (typeof msg.server_time === "number") { serverClock = true; return; }
-    if (serverClock) return;
-    var turn = msg.game && msg.game.turn, prev = S.snap && S.snap.game && S.snap.game.turn;
-    if (!turn || !turn.deadline || !turn.seconds) return;
-    if (prev && prev.deadline === turn.deadline) return;
-    var estimate = turn.deadline - turn.seconds - Date.now() / 1000;
-    // Each estimate is the true offset minus that message's delay, so the
-    // largest one seen is the closest. Absurd values (a resumed timer) are ignored.
-    if (Math.abs(estimate) > 3600) return;
-    S.offset = S.offsetSeen ? Math.max(S.offset, estimate) : estimate;
-    S.offsetSeen = true;
-  }
-
   function adopt(msg, events) {
     var prev = S.snap;
+    // The countdown runs on the server's clock: deadline - server_time is what is
+    // left, however far off this device's clock is.
+    if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now() / 1000;
     S.prevGame = prev && prev.game;
     S.snap = {
       version: msg.version,
@@ -244,26 +232,65 @@
     snakes: function () { return gettext("Snakes & Ladders"); },
   };
 
-  function describeEvents(events) {
-    var mod = KG.games[S.snap.room.game];
+  // Reasons the server itself gives for closing a room, translated where shown.
+  function gettext_noop(x) { return x; }
+  gettext_noop("Closed after sitting idle");
+  gettext_noop("This room has been closed");
+  function reasonText(reason) { return reason ? t(reason) : ""; }
+
+  function describeEvents(events, seatBefore) {
+    var mod = KG.games[S.snap.room.game], finished = false;
     events.forEach(function (ev) {
       var who = nameOf(ev.seat), text = null;
       switch (ev.type) {
         case "joined": text = fmt(gettext("%(name)s sat down"), { name: who }); break;
         case "left": text = fmt(gettext("%(name)s left the seat"), { name: who }); break;
-        case "started": text = gettext("The game has started"); break;
+        case "started": text = gettext("The game has started"); S.removed = false; break;
         case "timeout": text = fmt(gettext("Time up for %(name)s"), { name: who }); break;
         case "takeover": text = fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
         case "reclaim": text = fmt(gettext("%(name)s is back"), { name: who }); break;
-        case "closed": text = gettext("The room was closed"); break;
+        case "removed":
+          if (ev.seat === seatBefore) {
+            S.removed = true;
+            text = gettext("A moderator removed you from this seat");
+          } else {
+            text = S.snap.room.status === "playing"
+              ? fmt(gettext("A moderator removed the player in seat %(n)s; a computer plays it now"), { n: ev.seat + 1 })
+              : fmt(gettext("A moderator removed the player in seat %(n)s"), { n: ev.seat + 1 });
+          }
+          break;
+        case "renamed":
+          text = ev.seat === youSeat()
+            ? fmt(gettext("A moderator changed your name to %(name)s"), { name: who })
+            : fmt(gettext("A moderator changed the name in seat %(n)s to %(name)s"), { n: ev.seat + 1, name: who });
+          break;
+        case "closed":
+          text = ev.reason ? fmt(gettext("The room was closed: %(reason)s"), { reason: reasonText(ev.reason) }) : gettext("The room was closed");
+          break;
+        case "finished":
+          finished = true;
+          text = finishedText(ev.placings || []);
+          break;
         default: if (mod && mod.describe) text = mod.describe(ev, ctx());
       }
       if (text) KG.announce(text);
     });
     var g = S.snap.game;
-    if (g && g.status !== "in_progress" && S.prevGame && S.prevGame.status === "in_progress") {
+    if (!finished && g && g.status !== "in_progress" && S.prevGame && S.prevGame.status === "in_progress" &&
+        S.snap.room.status !== "closed") {
       KG.announce(gettext("The game is over"));
     }
+  }
+
+  function finishedText(placings) {
+    if (!placings.length) return gettext("The game is over");
+    var text = fmt(gettext("The game is over. %(name)s wins."), { name: nameOf(placings[0]) });
+    if (placings.length > 1) {
+      text += " " + fmt(gettext("Places: %(list)s."), {
+        list: placings.map(function (seat, i) { return ordinal(i + 1) + " " + nameOf(seat); }).join(", "),
+      });
+    }
+    return text;
   }
 
   // ---- drawing --------------------------------------------------------------------
@@ -331,6 +358,7 @@
     if (view === "lobby") renderLobby();
     else if (view === "closed") renderClosed();
     else renderTable(events || []);
+    placeReport();
     // State the page is in, for tests and for styling.
     root.dataset.status = status;
     root.dataset.connected = S.connected ? "yes" : "no";
@@ -488,11 +516,18 @@
     return el("span", { class: "conn" + (on ? " on" : ""), role: "img", "aria-label": label, title: label });
   }
 
+  /* A closed room: the reason, large, and nothing left to press but the way out. */
   function renderClosed() {
     KG.clear(root);
     root.appendChild(header(gettext("Room closed")));
-    root.appendChild(el("p", {}, S.snap.room.closed_reason || gettext("This room is no longer available.")));
-    root.appendChild(el("a", { class: "button button-primary", href: root.dataset.homeUrl }, gettext("Back to the start")));
+    var reason = reasonText(S.snap.room.closed_reason);
+    root.appendChild(el("section", { class: "card closed-card", "data-testid": "closed-reason", role: "alert" },
+      el("h2", {}, gettext("The room was closed")),
+      el("p", { class: "closed-reason" }, reason ? fmt(gettext("Reason: %(reason)s"), { reason: reason }) : gettext("This room is no longer available."))));
+    var game = S.snap.game, row = el("p", { class: "actions" });
+    if (game && game.page_url) row.appendChild(el("a", { class: "button", href: game.page_url }, gettext("See the game and its replay")));
+    row.appendChild(el("a", { class: "button button-primary", href: root.dataset.homeUrl }, gettext("Back to the start")));
+    root.appendChild(row);
   }
 
   // ---- table ----------------------------------------------------------------------
@@ -504,6 +539,9 @@
     parts.turn = el("div", { class: "turn-bar" });
     parts.seats = el("ul", { class: "table-seats", "aria-label": gettext("Players") });
     parts.held = el("div", { class: "held-banner", hidden: true });
+    parts.removed = el("p", { class: "message message-error removed-banner", "data-testid": "removed-banner", hidden: true },
+      el("strong", {}, gettext("A moderator removed you from this seat")), el("br"),
+      gettext("A computer plays it now; you can watch the rest of the game."));
     parts.results = el("section", { class: "card results", hidden: true, "aria-labelledby": "results-title" });
     parts.board = el("div", { class: "board-col" });
     parts.controls = el("div", { class: "controls-col" });
@@ -516,6 +554,7 @@
     root.appendChild(parts.turn);
     root.appendChild(parts.seats);
     root.appendChild(parts.held);
+    root.appendChild(parts.removed);
     root.appendChild(el("div", { class: "table-layout" }, parts.board, el("div", {}, parts.side, parts.reactions, parts.log, parts.fair)));
     parts.module = null;
   }
@@ -543,6 +582,7 @@
 
     renderTurn(game);
     renderHeld();
+    parts.removed.hidden = !S.removed || youSeat() !== null;
     renderResults();
     if (mod) {
       mod.render(parts.board, parts.controls, c, events);
@@ -578,10 +618,13 @@
       KG.svg("circle", { class: "ring-bg", cx: 22, cy: 22, r: R, fill: "none", "stroke-width": 5 }), fg, label);
     parts.turn.appendChild(ring);
     parts.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
-    var total = turn.seconds || S.snap.room.turn_seconds || 15;
+    // The full length of a turn is the room's (15 s, or 30 s at a party table); what
+    // is left is the deadline against the server's clock (S.offset, from server_time).
+    var total = S.snap.room.turn_seconds || 15;
     function tick() {
       if (!turn.deadline) { ring.style.visibility = "hidden"; return; }
-      var left = Math.max(0, turn.deadline - (Date.now() / 1000 + S.offset));
+      var left = Math.min(total, Math.max(0, turn.deadline - (Date.now() / 1000 + S.offset)));
+      ring.dataset.left = left.toFixed(1);
       fg.setAttribute("stroke-dashoffset", (C * (1 - Math.min(1, left / total))).toFixed(2));
       label.textContent = digits(Math.ceil(left));
       ring.classList.toggle("low", left <= 5);
@@ -624,6 +667,92 @@
     }
     row.appendChild(el("a", { class: "button", href: root.dataset.homeUrl }, gettext("Back to the start")));
     box.appendChild(row);
+    box.appendChild(luckSection(game));
+  }
+
+  // ---- the luck report ----------------------------------------------------------
+
+  /* Each player's dice against fair dice (/games/<id>/luck.json), fetched once per
+     game: a bar per face with the fair count dashed, the sixes in the accent colour,
+     and (for rolled dice) the average on a 1-6 scale against 3.5. The numbers are
+     also written out, for everyone and for screen readers. */
+  function luckSection(game) {
+    var wrap = el("section", { class: "luck", "aria-labelledby": "luck-title", "data-testid": "luck" },
+      el("h3", { id: "luck-title" }, gettext("Luck report")));
+    if (!game.id) return wrap;
+    var report = S.luck[game.id];
+    if (!report) {
+      S.luck[game.id] = "loading";
+      fetch("/games/" + game.id + "/luck.json", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+        .then(function (data) { S.luck[game.id] = data; render(); })
+        .catch(function () { S.luck[game.id] = "failed"; render(); });
+      report = "loading";
+    }
+    if (report === "loading") { wrap.appendChild(el("p", { class: "hint" }, gettext("Counting the dice…"))); return wrap; }
+    if (report === "failed") { wrap.appendChild(el("p", { class: "hint" }, gettext("The luck report could not be loaded."))); return wrap; }
+    wrap.dataset.kind = report.kind;
+    wrap.appendChild(el("p", { class: "hint" }, report.kind === "held"
+      ? gettext("The dice each player held over all rounds, against what fair dice give on average.")
+      : gettext("The dice each player rolled, against what fair dice give on average.")));
+    var grid = el("div", { class: "luck-grid" });
+    report.seats.forEach(function (s) { grid.appendChild(luckSeat(s, report.kind)); });
+    wrap.appendChild(grid);
+    wrap.appendChild(el("p", { class: "hint" }, gettext("The dashed line is what fair dice give on average. Over a short game, big differences are normal.")));
+    return wrap;
+  }
+
+  function one(x) { return digits((+x).toFixed(1)); }
+
+  function luckSeat(s, kind) {
+    var name = s.name || nameOf(s.seat);
+    var lines = [
+      KG.nfmt(kind === "held" ? ngettext("%(n)s die held", "%(n)s dice held", s.dice) : ngettext("%(n)s roll", "%(n)s rolls", s.dice), s.dice),
+      fmt(gettext("sixes: %(n)s (fair dice: %(expected)s)"), { n: s.sixes, expected: one(s.expected_sixes) }),
+    ];
+    if (kind === "held") lines.push(fmt(gettext("ones (wild): %(n)s"), { n: s.ones }));
+    else if (s.average !== null && s.average !== undefined) {
+      lines.push(fmt(gettext("average: %(avg)s (fair dice: %(expected)s)"), { avg: digits((+s.average).toFixed(2)), expected: digits("3.5") }));
+    }
+    var faces = fmt(gettext("Faces one to six: %(list)s"), { list: s.faces.map(digits).join(", ") });
+    var fig = el("figure", { class: "luck-seat", "data-seat": s.seat, "data-dice": s.dice, "data-sixes": s.sixes },
+      el("figcaption", {}, KG.seatBadge(s.seat), el("strong", {}, name)),
+      facesChart(s),
+      kind === "held" || s.average === null || s.average === undefined ? null : averageChart(s.average),
+      el("p", { class: "luck-text" }, lines.join(" · "), el("span", { class: "visually-hidden" }, ". " + faces)));
+    return fig;
+  }
+
+  var BAR = 22, GAP = 8, H = 56, TOP = 14;
+  function facesChart(s) {
+    var top = Math.max.apply(null, s.faces.concat([s.dice / 6, 1]));
+    var width = 6 * (BAR + GAP);
+    var svg = KG.svg("svg", { class: "luck-chart", viewBox: "0 0 " + width + " " + (TOP + H + 24), "aria-hidden": "true" });
+    s.faces.forEach(function (count, i) {
+      var h = (H * count) / top, x = i * (BAR + GAP) + GAP / 2;
+      svg.appendChild(KG.svg("rect", { x: x, y: (TOP + H - h).toFixed(1), width: BAR, height: Math.max(h, 0.5).toFixed(1), class: i === 5 ? "bar six" : "bar" }));
+      svg.appendChild(KG.svg("text", { x: x + BAR / 2, y: (TOP + H - h - 3).toFixed(1), "text-anchor": "middle", class: "count", text: digits(count) }));
+      // The face under its bar, drawn by KG.die at 18 units square.
+      var die = KG.die(i + 1, {}), face = KG.svg("g", { class: "die-face", transform: "translate(" + (x + 2) + "," + (TOP + H + 4) + ") scale(0.45)" });
+      while (die.firstChild) face.appendChild(die.firstChild);
+      svg.appendChild(face);
+    });
+    var fair = (TOP + H - (H * s.dice) / 6 / top).toFixed(1);
+    svg.appendChild(KG.svg("line", { x1: 0, x2: width, y1: fair, y2: fair, class: "fair" }));
+    return svg;
+  }
+
+  /* The average on a 1-6 scale, with fair dice's 3.5 marked. */
+  function averageChart(avg) {
+    var W = 168, x = function (v) { return 8 + ((v - 1) / 5) * (W - 16); };
+    var svg = KG.svg("svg", { class: "luck-avg", viewBox: "0 0 " + W + " 30", "aria-hidden": "true" },
+      KG.svg("line", { x1: x(1), x2: x(6), y1: 12, y2: 12, class: "scale" }),
+      KG.svg("line", { x1: x(3.5), x2: x(3.5), y1: 3, y2: 21, class: "fair" }),
+      KG.svg("circle", { cx: x(avg).toFixed(1), cy: 12, r: 6, class: "avg" }));
+    [1, 3.5, 6].forEach(function (v) {
+      svg.appendChild(KG.svg("text", { x: x(v), y: 29, "text-anchor": "middle", class: "count", text: digits(v) }));
+    });
+    return svg;
   }
 
   function fairnessPanel(game) {
@@ -634,11 +763,14 @@
       el("dt", {}, gettext("Client seed")), el("dd", {}, f.client_seed || "—"),
       el("dt", {}, gettext("Server seed")), el("dd", { "data-testid": "server-seed" }, f.server_seed || gettext("revealed when the game is over")));
     var details = el("details", { class: "panel fairness" }, el("summary", {}, gettext("Fair dice")), dl);
+    // Once the game is over its own page shows the fairness check and the replay;
+    // /verify/ checks any record pasted into it.
+    if (game && game.page_url) {
+      details.appendChild(el("a", { href: game.page_url, "data-testid": "verify-link" }, gettext("Verify the dice")));
+      details.appendChild(document.createTextNode(" "));
+    }
     if (f.server_seed) {
-      var q = "?scheme=" + encodeURIComponent(f.scheme || "") + "&server_seed=" + encodeURIComponent(f.server_seed) +
-        "&client_seed=" + encodeURIComponent(f.client_seed || "") + "&server_seed_hash=" + encodeURIComponent(f.server_seed_hash || "") +
-        (game.id ? "&game=" + encodeURIComponent(game.id) : "");
-      details.appendChild(el("a", { href: root.dataset.verifyUrl + q, "data-testid": "verify-link" }, gettext("Verify the dice")));
+      details.appendChild(el("a", { href: root.dataset.verifyUrl, "data-testid": "verify-any-link" }, gettext("Check any record")));
       details.appendChild(document.createTextNode(" "));
     }
     if (game && game.record_url) {
@@ -646,6 +778,81 @@
     }
     if (game && game.status !== "in_progress") details.open = true;
     return details;
+  }
+
+  // ---- reporting a player ---------------------------------------------------------
+
+  /* The report form comes from the server (templates/rooms/_report.html, so it works
+     without JavaScript too); here it moves into the room's header, lists the players
+     at the table now, and posts with fetch so the answer shows on this page. */
+  var report = null;
+  function setupReport() {
+    var box = document.querySelector(".report-box");
+    if (!box) return;
+    var form = box.querySelector("form"), summary = box.querySelector("summary");
+    var status = el("p", { id: "report-status", class: "message report-status", role: "status", "data-testid": "report-status", hidden: true });
+    var wrap = el("div", { class: "report-wrap" }, box, status);
+    var slot = document.getElementById("report-slot");
+    if (slot) slot.remove();
+    summary.dataset.key = "report-open";
+    summary.dataset.testid = "report-button";
+    form.querySelectorAll("input, select, textarea, button").forEach(function (c) {
+      c.dataset.key = "report-" + (c.name || "send") + (c.type === "radio" ? "-" + c.value : "");
+    });
+    var seatRow = form.querySelector("#report-seat");
+    report = { box: box, form: form, wrap: wrap, status: status, seat: seatRow, seatsKey: null };
+    box.addEventListener("toggle", function () {
+      if (box.open) {
+        status.hidden = true;
+        var first = form.querySelector("input[name=reason]:checked") || form.querySelector("input[name=reason]");
+        if (first) first.focus();
+      }
+    });
+    box.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && box.open) { box.open = false; summary.focus(); }
+    });
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var send = form.querySelector("button[type=submit]");
+      send.disabled = true;
+      fetch(form.action, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+        headers: { Accept: "application/json", "X-Requested-With": "XMLHttpRequest" },
+      }).then(function (r) { return r.json(); })
+        .catch(function () { return { type: "error", message: gettext("Something went wrong") }; })
+        .then(function (answer) {
+          send.disabled = false;
+          var ok = answer.type === "ok";
+          status.textContent = answer.message || (ok ? "" : gettext("Something went wrong"));
+          status.classList.toggle("message-error", !ok);
+          status.hidden = false;
+          KG.announce(status.textContent);
+          if (ok) {
+            form.reset();
+            box.open = false;
+            summary.focus();
+          }
+        });
+    });
+  }
+
+  function placeReport() {
+    if (!report) return;
+    var head = root.querySelector(".room-head");
+    if (head && report.wrap.parentNode !== head) head.appendChild(report.wrap);
+    if (!report.seat) return;
+    // The players to choose from: the people at the table now, not yourself.
+    var seats = ((S.snap.room && S.snap.room.seats) || []).filter(function (x) {
+      return x.kind === "human" && x.seat !== youSeat();
+    });
+    var key = JSON.stringify(seats.map(function (x) { return [x.seat, x.name]; }));
+    if (key === report.seatsKey) return;
+    report.seatsKey = key;
+    var chosen = report.seat.value;
+    KG.clear(report.seat).appendChild(el("option", { value: "" }, gettext("No one in particular")));
+    seats.forEach(function (x) {
+      report.seat.appendChild(el("option", { value: x.seat, selected: String(x.seat) === chosen }, nameOf(x.seat)));
+    });
   }
 
   // ---- reactions ------------------------------------------------------------------
@@ -677,6 +884,7 @@
   // ---- start ------------------------------------------------------------------------
 
   setNet("connecting");
+  setupReport();
   render();
   connect();
 })();

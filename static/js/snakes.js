@@ -121,6 +121,7 @@
         node.style.transform = tf(p);
         node._at = p;
         node._anim = node.animate(frames, { duration: Math.min(2200, 170 * frames.length + (landing !== m.to ? 400 : 0)), easing: "linear" });
+        KG.animated += 1;
       } else {
         node.style.transform = tf(p);
         node._at = p;
