@@ -42,6 +42,10 @@ def server(tmp_path_factory):
     }
     run_manage("migrate", "--noinput", env=env)
     with run_daphne(free_port(), env) as running:
+        # Tests read what the server wrote (a report, a room's id) straight from it,
+        # and run manage.py commands against it with this environment.
+        running.database = database
+        running.env = env
         yield running
 
 
@@ -69,12 +73,14 @@ def screenshots() -> Path:
 class Player:
     """One browser context: a guest with a nickname and a language."""
 
-    def __init__(self, browser: Browser, base_url: str, name: str, lang: str, viewport: dict):
+    def __init__(self, browser: Browser, base_url: str, name: str, lang: str, viewport: dict,
+                 **context_options):
         self.base_url = base_url
         self.name = name
         self.lang = lang
         self.context = browser.new_context(
-            viewport=viewport, locale=LOCALES[lang], has_touch=viewport is PHONE
+            viewport=viewport, locale=LOCALES[lang], has_touch=viewport is PHONE,
+            **context_options,
         )
         self.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
         self.page: Page = self.context.new_page()
@@ -137,8 +143,8 @@ class Player:
 def players(browser, server):
     made: list[Player] = []
 
-    def make(name: str, lang: str = "bn", viewport: dict = PHONE) -> Player:
-        player = Player(browser, server.base_url, name, lang, viewport)
+    def make(name: str, lang: str = "bn", viewport: dict = PHONE, **context_options) -> Player:
+        player = Player(browser, server.base_url, name, lang, viewport, **context_options)
         made.append(player)
         return player
 

@@ -68,5 +68,89 @@ def test_two_players_play_a_whole_game_to_the_results(game, players, screenshots
         expect(page.get_by_test_id("verify-link")).to_be_visible()
     expect(host.page.get_by_test_id("rematch")).to_be_enabled()
     expect(guest.page.get_by_test_id("rematch")).to_have_count(0)
+
+    # The end is said in words: who won, and the places.
+    expect(host.page.locator("#event-log")).to_contain_text("জিতেছেন")
+    expect(guest.page.locator("#event-log")).to_contain_text("The game is over.")
+    expect(guest.page.locator("#event-log")).to_contain_text("wins. Places: 1st")
+
+    record = host.page.request.get(
+        host.base_url + host.page.evaluate("KG.state.snap.game.record_url")
+    ).json()
+    expected = dice_by_seat(record)
+    for player in (host, guest):
+        check_luck_report(player, game, expected)
+        check_fairness_links(player)
     host.shoot(screenshots, f"results-{game}")
     guest.shoot(screenshots, f"results-{game}")
+    if game == "liars_dice":
+        check_replay_is_nobodys_view(guest)
+
+
+BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
+
+
+def dice_by_seat(record: dict) -> dict[int, tuple[int, int]]:
+    """(dice, sixes) per seat, read from the record itself: the rolls made
+    (Ludo, Snakes) or the dice held in every round (Liar's Dice)."""
+    faces: dict[int, list[int]] = {s["seat"]: [] for s in record["seats"]}
+    for event in record["events"]:
+        if event["type"] == "roll" and isinstance(event.get("value"), int):
+            faces[event["seat"]].append(event["value"])
+        elif event["type"] == "round" and isinstance(event.get("dice"), dict):
+            for seat, dice in event["dice"].items():
+                faces[int(seat)].extend(dice)
+    return {seat: (len(f), f.count(6)) for seat, f in faces.items()}
+
+
+def check_luck_report(player, game: str, expected: dict[int, tuple[int, int]]) -> None:
+    """The results screen draws each player's dice against fair dice, with the
+    numbers written out in the page's own digits."""
+    page = player.page
+    luck = page.get_by_test_id("luck")
+    expect(luck).to_have_attribute("data-kind", "held" if game == "liars_dice" else "rolled")
+    seats = luck.locator(".luck-seat")
+    expect(seats).to_have_count(len(expected))
+    for seat, (dice, sixes) in expected.items():
+        figure = luck.locator(f".luck-seat[data-seat='{seat}']")
+        expect(figure).to_have_attribute("data-dice", str(dice))
+        expect(figure).to_have_attribute("data-sixes", str(sixes))
+        assert figure.locator("svg.luck-chart rect.bar").count() == 6
+        text = figure.locator(".luck-text").inner_text()
+        shown = str(sixes) if player.lang == "en" else str(sixes).translate(BN_DIGITS)
+        assert shown in text, (text, sixes)
+        if player.lang == "bn":
+            assert not any(ch.isascii() and ch.isdigit() for ch in text), text
+        # Screen readers get the six counts in words too.
+        assert figure.locator(".visually-hidden").text_content().strip()
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def check_fairness_links(player) -> None:
+    """"Verify" opens the game's own page (fairness check, replay); a second link
+    opens /verify/ for any record. Both answer 200."""
+    page = player.page
+    game_url = page.evaluate("KG.state.snap.game.page_url")
+    assert game_url and game_url.startswith("/games/")
+    verify = page.get_by_test_id("verify-link")
+    expect(verify).to_have_attribute("href", game_url)
+    expect(page.get_by_test_id("verify-any-link")).to_have_attribute("href", "/verify/")
+    for href in (game_url, "/verify/"):
+        assert page.request.get(player.base_url + href).status == 200, href
+
+
+def check_replay_is_nobodys_view(player) -> None:
+    """The game page's replay uses the live table's renderer, without its
+    "You are watching" header."""
+    page = player.context.new_page()
+    try:
+        page.goto(player.base_url + player.page.evaluate("KG.state.snap.game.page_url"))
+        replay = page.locator("#replay")
+        expect(replay).to_have_attribute("data-at", "0")
+        page.locator("#replay [data-go=last]").click()
+        expect(replay.locator("[data-replay-board] .cup")).to_have_count(1)
+        expect(replay.locator("[data-replay-board]")).not_to_contain_text("You are watching")
+        expect(replay.locator("[data-replay-board]")).not_to_contain_text("আপনি দেখছেন")
+        expect(replay.locator("#cup-title")).to_have_count(0)
+    finally:
+        page.close()

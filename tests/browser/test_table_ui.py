@@ -1,0 +1,326 @@
+"""The table's own controls and messages, in a real browser against a real daphne.
+
+- a player reports another seat from the table's Report button, by keyboard, and
+  the report is in the database;
+- a moderator renames, removes and finally closes: every page says so in words,
+  the removed player is offered nothing more, the closed room shows its reason;
+- with reduced motion the moves jump instead of walking, and a quick reaction
+  floats over the sender's seat in the other browser;
+- the countdown is right on a phone whose clock is an hour fast (server_time);
+- a connected page pings every 25 seconds.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.play import version
+from tests.servers import run_manage
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
+
+MODERATOR = ("moderator", "a-long-test-password-41")
+
+
+def query(server, sql: str, *params):
+    with sqlite3.connect(server.database, timeout=20) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def room_id(server, code: str) -> int:
+    return query(server, "SELECT id FROM rooms_room WHERE code = ? ORDER BY id DESC", code)[0][0]
+
+
+def seat_two_and_start(host, guest, game: str = "snakes", seats: int = 3) -> str:
+    """Host creates the room, the guest types the code and sits, computers fill the rest."""
+    host.start()
+    guest.start()
+    code = host.create_room(game, seats)
+    guest.join_by_typing(code)
+    if seats > 2:
+        host.page.get_by_test_id("fill-bots").click()
+    start = host.page.get_by_test_id("start")
+    expect(start).to_be_enabled()
+    start.click()
+    for player in (host, guest):
+        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
+    return code
+
+
+def assert_thumb_sized(locator) -> None:
+    for control in locator.all():
+        box = control.bounding_box()
+        assert box is not None and box["height"] >= 44, control.evaluate("n => n.outerHTML")
+
+
+@pytest.mark.timeout(300)
+def test_a_player_reports_another_seat_by_keyboard_and_the_report_is_kept(
+    players, server, screenshots
+):
+    rumi = players("Rumi", "bn", PHONE)
+    tanvir = players("Tanvir", "en", DESKTOP)
+    code = seat_two_and_start(rumi, tanvir)
+
+    # The Bengali table has its রিপোর্ট button too; it opens and Escape closes it.
+    bn = rumi.page
+    expect(bn.get_by_test_id("report-button")).to_have_text("রিপোর্ট")
+    bn.get_by_test_id("report-button").click()
+    expect(bn.locator(".report-form")).to_be_visible()
+    expect(bn.locator("#report-seat option")).to_have_text(["নির্দিষ্ট কেউ নয়", "Tanvir"])
+    assert bn.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    rumi.shoot(screenshots, "report-dialog")
+    bn.keyboard.press("Escape")
+    expect(bn.locator(".report-form")).to_be_hidden()
+    expect(bn.get_by_test_id("report-button")).to_be_focused()
+
+    page = tanvir.page
+    summary = page.get_by_test_id("report-button")
+    expect(summary).to_have_text("Report")
+    assert_thumb_sized(summary)
+    summary.focus()
+    page.keyboard.press("Enter")
+    form = page.locator(".report-form")
+    expect(form).to_be_visible()
+    first = page.locator("input[name=reason][value=abusive_name]")
+    expect(first).to_be_focused()
+    page.keyboard.press("Space")
+    expect(first).to_be_checked()
+    assert_thumb_sized(form.locator("label:has(input[type=radio]), select, textarea, button"))
+    # Only the other people at the table are offered, by name; not yourself, not computers.
+    expect(page.locator("#report-seat option")).to_have_text(["No one in particular", "Rumi"])
+    page.locator("#report-seat").focus()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#report-seat")).to_have_value("0")
+    page.locator("#report-note").focus()
+    page.keyboard.type("Rude name in the lobby")
+    tanvir.shoot(screenshots, "report-dialog")
+    page.locator(".report-form button[type=submit]").focus()
+    page.keyboard.press("Enter")
+
+    status = page.get_by_test_id("report-status")
+    expect(status).to_have_text("Thank you: a moderator will look.")
+    expect(page.locator("#live")).to_contain_text("Thank you: a moderator will look.")
+    expect(form).to_be_hidden()
+    expect(summary).to_be_focused()
+    tanvir.shoot(screenshots, "report-sent")
+
+    rows = query(
+        server,
+        "SELECT r.seat, r.reason, r.note FROM rooms_report r JOIN rooms_room m ON m.id = r.room_id"
+        " WHERE m.code = ?",
+        code,
+    )
+    assert rows == [(0, "abusive_name", "Rude name in the lobby")]
+
+
+@pytest.fixture(scope="module")
+def moderator(server):
+    try:
+        run_manage(
+            "createsuperuser", "--noinput", "--username", MODERATOR[0],
+            "--email", "moderator@example.org",
+            env={**server.env, "DJANGO_SUPERUSER_PASSWORD": MODERATOR[1]},
+        )
+    except RuntimeError as exc:
+        if "already taken" not in str(exc):
+            raise
+    return MODERATOR
+
+
+def moderate(browser, server, moderator, room: int, act: str, reason: str, seat=None) -> None:
+    """What a moderator does in the admin: the action's page, a reason, Confirm."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.base_url + "/admin/login/?next=/admin/")
+        page.fill("#id_username", moderator[0])
+        page.fill("#id_password", moderator[1])
+        page.locator("input[type=submit]").click()
+        expect(page.locator("#user-tools")).to_be_visible()
+        url = f"/admin/rooms/room/{room}/moderate/{act}/" + ("" if seat is None else f"{seat}/")
+        page.goto(server.base_url + url)
+        page.fill("#id_reason", reason)
+        page.locator("input[type=submit]").click()
+        expect(page.locator(".messagelist .success")).to_be_visible()
+    finally:
+        context.close()
+
+
+def log_of(page: Page):
+    return page.locator("#event-log")
+
+
+@pytest.mark.timeout(300)
+def test_a_moderators_rename_remove_and_close_are_said_in_words_on_every_page(
+    players, browser, server, moderator, screenshots
+):
+    rumi = players("Rumi", "bn", PHONE)
+    tanvir = players("Tanvir", "en", DESKTOP)
+    code = seat_two_and_start(rumi, tanvir)
+    room = room_id(server, code)
+
+    moderate(browser, server, moderator, room, "rename", "Abusive name", seat=1)
+    expect(log_of(tanvir.page)).to_contain_text("A moderator changed your name to খেলোয়াড় ২")
+    expect(log_of(rumi.page)).to_contain_text("একজন মডারেটর আসন ২-এর নাম বদলে খেলোয়াড় ২ রেখেছেন")
+    expect(rumi.page.locator(".table-seat[data-seat='1'] .seat-name")).to_have_text("খেলোয়াড় ২")
+
+    moderate(browser, server, moderator, room, "remove", "Spamming the table", seat=1)
+    page = tanvir.page
+    banner = page.get_by_test_id("removed-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("A moderator removed you from this seat")
+    expect(page.locator("#live")).to_contain_text("A moderator removed you from this seat")
+    expect(page.locator("#room")).to_have_attribute("data-you-seat", "")
+    # Nothing to do any more: no roll, no reactions, no seat of one's own.
+    expect(page.locator("[data-testid=roll-button]")).to_have_count(0)
+    expect(page.locator(".reaction-bar")).to_have_count(0)
+    expect(log_of(rumi.page)).to_contain_text(
+        "একজন মডারেটর আসন ২-এর খেলোয়াড়কে সরিয়ে দিয়েছেন; এখন কম্পিউটার খেলছে"
+    )
+    tanvir.shoot(screenshots, "removed")
+
+    moderate(browser, server, moderator, room, "close", "Closed for a test")
+    for player, words in (
+        (tanvir, "The room was closed: Closed for a test"),
+        (rumi, "রুম বন্ধ হয়ে গেছে: Closed for a test"),
+    ):
+        p = player.page
+        expect(p.locator("#room")).to_have_attribute("data-view", "closed")
+        expect(p.get_by_test_id("closed-reason")).to_contain_text("Closed for a test")
+        expect(p.locator("#live")).to_contain_text(words)
+        expect(p.locator("#room button:visible")).to_have_count(0)
+        player.shoot(screenshots, "closed")
+
+
+@pytest.mark.timeout(300)
+def test_reduced_motion_skips_the_walk_and_a_reaction_floats_over_the_senders_seat(players):
+    rumi = players("Rumi", "bn", PHONE, reduced_motion="reduce")
+    tanvir = players("Tanvir", "en", DESKTOP, reduced_motion="no-preference")
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    calm, busy = rumi.page, tanvir.page
+    expect(calm.locator("html")).to_have_attribute("data-motion", "reduce")
+    expect(busy.locator("html")).to_have_attribute("data-motion", "full")
+
+    # Both roll until tokens have moved a few times (a token needs a 6 to come on).
+    for _ in range(300):
+        if busy.evaluate("KG.animated") >= 3:
+            break
+        for page in (calm, busy):
+            roll = page.locator("[data-testid=roll-button]:enabled")
+            if roll.count():
+                before = version(page)
+                roll.click()
+                expect(page.locator("#room")).not_to_have_attribute("data-version", before)
+    else:
+        pytest.fail("no token moved")
+    # The same moves, drawn as jumps on the calm page and as walks on the other.
+    expect(calm.locator("#room")).to_have_attribute("data-version", version(busy))
+    assert max(calm.evaluate("KG.state.snap.game.view.squares")) > 0
+    assert calm.evaluate("KG.animated") == 0
+    running = calm.evaluate(
+        "document.getAnimations().filter(a => a.playState === 'running'"
+        " && a.effect.getComputedTiming().duration > 1).length"
+    )
+    assert running == 0
+
+    # A reaction from each side shows over the sender's seat on the other page,
+    # still readable (not faded out) where motion is reduced.
+    for sender, receiver, seat in ((tanvir, rumi, 1), (rumi, tanvir, 0)):
+        sender.page.locator("[data-key=react-clap]").click()
+        seat_box = receiver.page.locator(f".table-seat[data-seat='{seat}']")
+        bubble = seat_box.locator(".reaction-float")
+        expect(bubble).to_be_visible()
+        expect(bubble).to_contain_text("👏")
+        b, s = bubble.bounding_box(), seat_box.bounding_box()
+        centre = b["x"] + b["width"] / 2
+        assert s["x"] <= centre <= s["x"] + s["width"], (b, s)
+        assert b["y"] < s["y"], "the bubble floats above the seat"
+        if receiver is rumi:
+            assert float(bubble.evaluate("n => getComputedStyle(n).opacity")) == 1.0
+        expect(receiver.page.locator("#live")).to_contain_text(
+            "Rumi" if seat == 0 else "Tanvir"
+        )
+
+
+@pytest.mark.timeout(300)
+def test_the_countdown_counts_right_on_a_phone_whose_clock_is_an_hour_fast(players):
+    rumi = players("Rumi", "bn", PHONE)
+    rumi.context.add_init_script(
+        "(() => { const real = Date.now; Date.now = () => real() + 3600 * 1000; })();"
+    )
+    rumi.start()
+    rumi.create_room("snakes", 2)
+    page = rumi.page
+    page.get_by_test_id("fill-bots").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("roll-button")).to_be_enabled()
+    ring = page.locator(".timer-ring")
+    turn_seconds = page.evaluate("KG.state.snap.room.turn_seconds")
+    assert turn_seconds in (15, 30)
+    left = float(ring.get_attribute("data-left"))
+    assert 1 < left <= turn_seconds, left
+    label = ring.locator("text").text_content()
+    assert label and label != "০", label
+
+
+@pytest.mark.timeout(120)
+def test_a_timeout_is_said_in_words(players):
+    rumi = players("Rumi", "bn", PHONE)
+    tanvir = players("Tanvir", "en", DESKTOP)
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    # Nobody rolls: the turn timer acts for whoever's turn it is, and both pages say so.
+    seat = rumi.page.evaluate("KG.state.snap.game.turn.seat")
+    name = ("Rumi", "Tanvir")[seat]
+    expect(rumi.page.locator("#event-log")).to_contain_text(f"{name}-এর সময় শেষ", timeout=40_000)
+    expect(tanvir.page.locator("#event-log")).to_contain_text(f"Time up for {name}")
+
+
+WATCH_SOCKETS = """(() => {
+    const log = (window.__ws = { open: [], sent: [], pongs: 0 });
+    const Native = window.WebSocket;
+    const send = Native.prototype.send;
+    Native.prototype.send = function (data) {
+        log.sent.push([Date.now(), data]);
+        return send.call(this, data);
+    };
+    window.WebSocket = function (url, protocols) {
+        const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
+        ws.addEventListener("open", () => log.open.push(Date.now()));
+        ws.addEventListener("message", (ev) => {
+            let type = null;
+            try { type = JSON.parse(ev.data).type; } catch (e) { /* not JSON */ }
+            if (type === "pong") log.pongs += 1;
+        });
+        return ws;
+    };
+    window.WebSocket.prototype = Native.prototype;
+    Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();"""
+
+
+@pytest.mark.timeout(120)
+def test_a_connected_page_pings_every_25_seconds_and_stays_connected(players):
+    rumi = players("Rumi", "en", PHONE)
+    rumi.context.add_init_script(WATCH_SOCKETS)
+    page = rumi.page
+    page.clock.install()  # the page's timers run on a clock the test can move on
+    rumi.start()
+    rumi.create_room("ludo", 2)
+    opened = page.evaluate("__ws.open[__ws.open.length - 1]")
+    page.clock.run_for(26_000)
+    page.wait_for_function("__ws.pongs >= 1")
+    page.clock.run_for(25_000)
+    page.wait_for_function("__ws.pongs >= 2")
+    pings = page.evaluate(
+        "__ws.sent.filter(([t, m]) => JSON.parse(m).type === 'ping').map(([t]) => t)"
+    )
+    assert len(pings) == 2, pings
+    assert 24_000 <= pings[0] - opened <= 26_500, pings[0] - opened
+    assert 24_000 <= pings[1] - pings[0] <= 26_000, pings
+    # The server answered each one, so the page never dropped the socket.
+    assert page.evaluate("__ws.open.length") == 1
+    expect(page.locator("#room")).to_have_attribute("data-connected", "yes")
