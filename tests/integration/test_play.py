@@ -126,6 +126,7 @@ async def test_a_reconnect_mid_game_returns_the_same_seat_and_state(stacks, mode
         for _ in range(4):
             mover = host if host.my_turn() else guest
             version = mover.version
+            await tables.pacer(mover).wait()
             await mover.send({"type": "action", "version": version, "action": {"type": "roll"}})
             for client in (host, guest):
                 await tables.until(client, lambda m, v=version: m["version"] > v)

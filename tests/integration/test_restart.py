@@ -30,6 +30,7 @@ async def test_a_restart_mid_game_loses_no_move(tmp_path):
         while host.version < 25:
             for client in (host, guest):
                 if client.my_turn():
+                    await tables.pacer(client).wait()
                     await client.send({"type": "action", "version": client.version,
                                        "action": {"type": "roll"}})
             await host.recv()
