@@ -467,8 +467,8 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=2, help="daphne processes")
     parser.add_argument("--idle-tables", type=int, default=20,
                         help="tables whose humans never act (timeout lateness)")
-    parser.add_argument("--conn-max-age", default=os.environ.get("DJANGO_CONN_MAX_AGE", "0"),
-                        help="DJANGO_CONN_MAX_AGE of the servers (the deploy default is 0)")
+    parser.add_argument("--conn-max-age", default=os.environ.get("DJANGO_CONN_MAX_AGE", "60"),
+                        help="DJANGO_CONN_MAX_AGE of the servers (the default is 60)")
     parser.add_argument("--quick", action="store_true",
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="50 tables for 20 s (also KHELAGHOR_BENCH_QUICK=1)")

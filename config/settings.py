@@ -106,7 +106,10 @@ DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
+        # Persistent connections: a new PostgreSQL connection per room command
+        # cost 3.5x the throughput in bench/bench_load.py (docs/performance.md).
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

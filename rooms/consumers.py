@@ -13,7 +13,7 @@ import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import codes, errors, services, ticker
@@ -21,6 +21,13 @@ from .publish import room_group
 from .selectors import owner_tag
 
 log = logging.getLogger(__name__)
+
+
+def database_sync_to_async(func):
+    """Database work in a pool thread rather than the process's one shared
+    thread: each room is serialised by its row lock (SQLite: its write lock),
+    so rooms need not wait for each other's commands (docs/performance.md)."""
+    return _db_sync_to_async(func, thread_sensitive=False)
 
 MAX_FRAME_BYTES = 4096
 RATE_WINDOW = 2.0
@@ -227,7 +234,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         seat = message["owners"].get(self.owner)
         payload = message["payloads"].get("spectator" if seat is None else str(seat))
         if payload is not None:
-            await self._send(payload)
+            await self.send(text_data=payload)  # already JSON text (rooms.publish)
 
     async def room_reaction(self, message: dict[str, Any]) -> None:
         await self._send(

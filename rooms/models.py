@@ -43,6 +43,10 @@ class Room(models.Model):
     next_server_seed = models.CharField(max_length=64)
     next_server_seed_hash = models.CharField(max_length=64)
     autostart_at = models.DateTimeField(null=True, blank=True)
+    # The game being played or last played; fetched with the room in one query.
+    current_game = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     closed_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -7,6 +7,7 @@ one for spectators); each consumer forwards only its own seat's payload.
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import datetime
 from typing import Any
@@ -27,24 +28,34 @@ def room_group(room_id: int) -> str:
 def build_update(room, change) -> dict[str, Any]:
     """One group message with every seat's own ``update`` (and the spectators')."""
     from .models import Seat
-    from .selectors import message_for, owner_tag
-    from .services import current_game, load_state
+    from .selectors import message_for, owner_tag, room_json
+    from .services import load_state
 
     events = change.events
     seats = change.seats if change.seats is not None else list(room.seats.order_by("index"))
-    game_row = change.game_row if change.game_row is not None else current_game(room)
+    game_row = change.game_row if change.game_row is not None else room.current_game
     state = change.state
     if state is None and game_row is not None:
         state = load_state(game_row)
+    # Rendered to JSON text once here: consumers forward the text as it is, and
+    # the channel layer carries strings more cheaply than nested objects.
+    shared_room = room_json(room, seats)
     payloads = {
-        str(s.index): message_for("update", room, seats, game_row, state, s.index, events)
+        str(s.index): _text(message_for("update", room, seats, game_row, state, s.index, events,
+                                        shared_room))
         for s in seats
         if s.kind == Seat.Kind.HUMAN
     }
-    payloads["spectator"] = message_for("update", room, seats, game_row, state, None, events)
+    payloads["spectator"] = _text(
+        message_for("update", room, seats, game_row, state, None, events, shared_room)
+    )
     owners = {owner_tag(s.session_key): s.index for s in seats if s.kind == Seat.Kind.HUMAN}
     return {"type": "room.update", "version": room.version, "owners": owners,
             "payloads": payloads}
+
+
+def _text(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 def room_changed(room, change) -> None:

@@ -96,6 +96,7 @@ def you_json(seats: list[Seat], seat: int | None) -> dict[str, Any]:
 def message_for(
     kind: str, room: Room, seats: list[Seat], game_row: Game | None, state: Any,
     seat: int | None, events: list[dict[str, Any]] | None = None,
+    shared_room: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A ``snapshot`` or ``update`` for one seat (None: a spectator)."""
     # server_time lets a page correct its countdown for a phone clock that is off.
@@ -105,6 +106,6 @@ def message_for(
         engine = get_game(room.game)
         message["events"] = [engine.event_for(e, seat) for e in events or []]
     message["you"] = you_json(seats, seat)
-    message["room"] = room_json(room, seats)
+    message["room"] = shared_room if shared_room is not None else room_json(room, seats)
     message["game"] = game_json(game_row, state, seat)
     return message

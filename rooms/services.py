@@ -116,7 +116,9 @@ def room_get(code: str) -> Room:
 
 
 def _locked(code_or_id: str | int) -> Room:
-    rooms = Room.objects.select_for_update()
+    # One query for the room and its current game; only the room row is locked
+    # (PostgreSQL refuses FOR UPDATE on the nullable side of the join).
+    rooms = Room.objects.select_related("current_game").select_for_update(of=("self",))
     try:
         if isinstance(code_or_id, int):
             return rooms.get(id=code_or_id)
@@ -137,7 +139,10 @@ def _seat_of(seats: list[Seat], actor: Actor) -> Seat | None:
 
 
 def current_game(room: Room) -> Game | None:
-    return room.games.order_by("-number").first()
+    """The room's game as the database has it now (callers outside a command
+    may hold a stale room). Commands use ``room.current_game``, which the
+    locking query fetched with the room."""
+    return Game.objects.filter(room_id=room.id).order_by("-number").first()
 
 
 def _require_open(room: Room) -> None:
@@ -344,7 +349,7 @@ def seat_leave(code: str, actor: Actor) -> Change:
         seat.held = True
         seat.save(update_fields=["held"])
         change = Change(room.id, [{"type": "takeover", "seat": seat.index}])
-        game_row = current_game(room)
+        game_row = room.current_game
         _log_table_event(game_row, {"type": "takeover", "seat": seat.index, "reason": "left"})
         _rearm(room, game_row, seats)
         return _commit(room, change)
@@ -482,7 +487,9 @@ def _start(room: Room, seats: list[Seat]) -> Change:
     room.next_server_seed, room.next_server_seed_hash = fresh.hex(), seed_hash(fresh)
     room.status = Room.Status.PLAYING
     room.autostart_at = None
-    room.save(update_fields=["next_server_seed", "next_server_seed_hash", "status"])
+    room.current_game = game_row
+    room.save(update_fields=["next_server_seed", "next_server_seed_hash", "status",
+                             "current_game"])
     for seat in seats:
         seat.consecutive_timeouts = 0
         seat.held = False
@@ -523,7 +530,7 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
     seat = _seat_of(seats, actor)
     if seat is None:
         raise errors.NotSeated("Spectators cannot play")
-    game_row = current_game(room)
+    game_row = room.current_game
     state = load_state(game_row)
     engine = get_game(game_row.game)
     turn = engine.turn(state)
@@ -539,8 +546,9 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
         if change.events:  # the reclaim stands even when the action cannot
             return _commit(room, change)
         raise _engine_error(exc, seats) from None
-    seat.consecutive_timeouts = 0
-    seat.save(update_fields=["consecutive_timeouts", "held"])
+    if seat.consecutive_timeouts:
+        seat.consecutive_timeouts = 0
+        seat.save(update_fields=["consecutive_timeouts"])
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
     return _commit(room, change)
@@ -564,7 +572,7 @@ def seat_reclaim(code: str, actor: Actor) -> Change:
         raise errors.NotSeated("You have no seat here")
     change = Change(room.id)
     if seat.held and room.status == Room.Status.PLAYING:
-        game_row = current_game(room)
+        game_row = room.current_game
         _reclaim(game_row, seat, change)
         _rearm(room, game_row, seats)
     return _commit(room, change)
@@ -634,7 +642,7 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
         else:
             break
     _set_deadline(room, game_row, seats, turn)
-    game_row.save()
+    game_row.save(update_fields=["seq", "nonce", "turn_seat", "deadline", "deadline_kind"])
     return state
 
 
@@ -823,7 +831,7 @@ def room_close(room_id: int, *, reason: str) -> Change | None:
     room = _locked(room_id)
     if room.status == Room.Status.CLOSED:
         return None
-    game_row = current_game(room)
+    game_row = room.current_game
     change = Change(room.id, [{"type": "closed", "reason": reason}])
     if game_row is not None and game_row.status == Game.Status.IN_PROGRESS:
         game_row.status = Game.Status.ABORTED
