@@ -15,6 +15,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from . import codes, errors, services, ticker
 from .publish import room_group
@@ -24,10 +25,12 @@ log = logging.getLogger(__name__)
 
 
 def database_sync_to_async(func):
-    """Database work in a pool thread rather than the process's one shared
-    thread: each room is serialised by its row lock (SQLite: its write lock),
-    so rooms need not wait for each other's commands (docs/performance.md)."""
-    return _db_sync_to_async(func, thread_sensitive=False)
+    """On PostgreSQL, database work runs in pool threads rather than the
+    process's one shared thread: each room is serialised by its row lock, so
+    rooms need not wait for each other's commands (docs/performance.md). SQLite
+    takes one write lock for the whole file anyway (and its shared-cache test
+    database refuses concurrent writers outright), so it keeps the one thread."""
+    return _db_sync_to_async(func, thread_sensitive=_ONE_DB_THREAD)
 
 MAX_FRAME_BYTES = 4096
 RATE_WINDOW = 2.0
@@ -36,6 +39,7 @@ FLOOD_LIMIT = 60  # messages per window before the connection is closed
 REACTIONS = frozenset(
     ["thumbs_up", "laugh", "wow", "clap", "well_played", "hurry_up", "good_luck", "oops"]
 )
+_ONE_DB_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 GROUP_REFRESH_SECONDS = 3600
 CLOSE_NO_ROOM = 4004
 CLOSE_TOO_LARGE = 4009

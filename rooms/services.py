@@ -294,16 +294,7 @@ def seat_join(
         raise errors.WrongStatus("The game has started; you can watch until the next one")
     if not name:
         raise errors.BadMessage("Please choose a nickname first")
-    if seat is None:
-        target = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
-        if target is None:
-            raise errors.RoomFull("Every seat is taken")
-    else:
-        if not isinstance(seat, int) or not 0 <= seat < len(seats):
-            raise errors.BadMessage("There is no such seat")
-        target = seats[seat]
-        if target.kind != Seat.Kind.OPEN:
-            raise errors.SeatTaken("That seat is taken")
+    target = _free_seat(seats, seat)
     target.kind = Seat.Kind.HUMAN
     target.session_key = actor.session_key
     target.user_id = actor.user_id
@@ -316,6 +307,20 @@ def seat_join(
     if client_seed is not None:
         _set_seed(target, client_seed)
     return _commit(room, Change(room.id, [{"type": "joined", "seat": target.index}]))
+
+
+def _free_seat(seats: list[Seat], wanted: Any) -> Seat:
+    """The seat asked for, which must be open, or the lowest open one."""
+    if wanted is None:
+        target = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
+        if target is None:
+            raise errors.RoomFull("Every seat is taken")
+        return target
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted < len(seats):
+        raise errors.BadMessage("There is no such seat")
+    if seats[wanted].kind != Seat.Kind.OPEN:
+        raise errors.SeatTaken("That seat is taken")
+    return seats[wanted]
 
 
 def _set_seed(seat: Seat, client_seed: str) -> None:
@@ -388,16 +393,7 @@ def bot_add(code: str, actor: Actor, seat: int | None = None, kind: str = "stand
         make_bot(room.game, kind)
     except ValueError:
         raise errors.BadMessage("Unknown computer player") from None
-    if seat is None:
-        target = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
-        if target is None:
-            raise errors.RoomFull("Every seat is taken")
-    else:
-        if not isinstance(seat, int) or not 0 <= seat < len(seats):
-            raise errors.BadMessage("There is no such seat")
-        target = seats[seat]
-        if target.kind != Seat.Kind.OPEN:
-            raise errors.SeatTaken("That seat is taken")
+    target = _free_seat(seats, seat)
     _seat_bot(target, kind)
     return _commit(room, Change(room.id, [{"type": "joined", "seat": target.index}]))
 

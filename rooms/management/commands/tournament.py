@@ -1,18 +1,7 @@
-"""`manage.py tournament`: see `games.cli.tournament_main`. Touches no database."""
-
-import sys
-
-from django.core.management.base import BaseCommand
+"""`manage.py tournament`: see `games.cli.tournament_main`."""
 
 from games import cli
 
+from ._engine_command import engine_command
 
-class Command(BaseCommand):
-    help = cli.tournament_main.__doc__ or "tournament"
-    requires_system_checks = []
-    requires_migrations_checks = False
-
-    def run_from_argv(self, argv):
-        # argv: [manage.py, tournament, ...]; the engines' own parser takes the rest, so
-        # errors are one line with exit status 2 as the docs promise.
-        sys.exit(cli.run(cli.tournament_main, argv[2:]))
+Command = engine_command(cli.tournament_main)
