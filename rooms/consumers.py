@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import codes, errors, services, ticker
+from . import codes, errors, guessing, services, ticker
 from .publish import room_group
 from .selectors import owner_tag
 
@@ -73,11 +73,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.session_key = await _ensure_session(session)
         self.owner = owner_tag(self.session_key)
         await self.accept()
+        who = (self.session_key, self._address())
         try:
+            if not await database_sync_to_async(guessing.may_guess)(*who):
+                raise errors.RoomError("Too many unknown room codes; wait a few minutes")
             room = await database_sync_to_async(services.room_get)(self.code)
         except errors.NotFound as exc:
+            await database_sync_to_async(guessing.count_miss)(*who)
             await self._error(exc)
             await self.close(code=CLOSE_NO_ROOM)
+            return
+        except errors.RoomError as exc:
+            await self._error(exc, code="rate_limited")
+            await self.close(code=CLOSE_FLOOD)
             return
         self.room_id = room.id
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
@@ -91,6 +99,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
         await database_sync_to_async(services.connection_closed)(self.code, self.actor())
+
+    def _address(self) -> str:
+        header = getattr(settings, "KHELAGHOR_CLIENT_IP_HEADER", "")
+        if header.startswith("HTTP_"):  # the same header nginx sets for HTTP
+            wanted = header[5:].lower().replace("_", "-").encode()
+            for name, value in self.scope.get("headers", []):
+                if name == wanted:
+                    return value.decode(errors="replace").split(",")[0].strip()
+        client = self.scope.get("client") or ("", 0)
+        return str(client[0])
 
     def actor(self) -> services.Actor:
         session = self.scope["session"]

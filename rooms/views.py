@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,12 +19,9 @@ from django.views.decorators.http import require_GET, require_POST
 from config.clients import client_address
 from games.registry import game_names
 
-from . import codes, errors, services
+from . import codes, errors, guessing, services
 from .models import Game
 from .nicknames import BadNickname, clean_nickname
-
-JOIN_ATTEMPTS = 20  # unknown codes per 10 minutes per session and per address
-JOIN_WINDOW = 600
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -102,27 +98,11 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
-def _join_allowed(request: HttpRequest) -> bool:
-    keys = [f"join-miss:s:{_session_key(request)}",
-            f"join-miss:a:{client_address(request)}"]
-    return all((cache.get(k) or 0) < JOIN_ATTEMPTS for k in keys)
-
-
-def _count_miss(request: HttpRequest) -> None:
-    for key in (f"join-miss:s:{_session_key(request)}",
-                f"join-miss:a:{client_address(request)}"):
-        if cache.add(key, 1, JOIN_WINDOW) is False:
-            try:
-                cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, JOIN_WINDOW)
-
-
 @require_GET
 def join_by_code(request: HttpRequest) -> HttpResponse:
-    """Guessing codes is rate-limited: a session or an address that misses
-    JOIN_ATTEMPTS times in JOIN_WINDOW seconds gets HTTP 429 until it cools down."""
-    if not _join_allowed(request):
+    """Guessing codes is rate-limited (rooms.guessing): HTTP 429 when over."""
+    who = (_session_key(request), client_address(request))
+    if not guessing.may_guess(*who):
         return render(request, "rooms/not_found.html", {"rate_limited": True}, status=429)
     code = codes.normalize(request.GET.get("code", ""))
     try:
@@ -130,7 +110,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     except errors.NotFound:
         room = None
     if room is None:
-        _count_miss(request)
+        guessing.count_miss(*who)
         return render(request, "rooms/not_found.html", {"code": request.GET.get("code", "")[:8]},
                       status=404)
     return redirect("room", code=room.code)

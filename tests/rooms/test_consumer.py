@@ -17,6 +17,15 @@ from rooms.models import MoveLog, Room
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    from django.core.cache import cache
+
+    cache.clear()  # guessing counters are per address, shared by every test here
+    yield
+    cache.clear()
+
+
 def guest_session(name: str) -> str:
     store = SessionStore()
     store["nickname"] = name
@@ -165,3 +174,17 @@ async def test_reconnecting_returns_the_same_seat(room_code):
     snapshot = await receive(again, "snapshot")
     assert snapshot["you"]["seat"] == 0
     await again.disconnect()
+
+
+async def test_guessing_codes_over_the_socket_is_rate_limited():
+    from rooms import guessing
+
+    key = await aguest("guesser")
+    for _ in range(guessing.MISSES_ALLOWED):
+        socket = await connect("ZZZZ", key)
+        assert (await receive(socket))["code"] == "not_found"
+        await socket.receive_output(timeout=5)
+    socket = await connect("ZZZZ", key)
+    refused = await receive(socket)
+    assert refused["code"] == "rate_limited"
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}
