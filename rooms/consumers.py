@@ -229,7 +229,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._call(services.game_start)
 
     async def do_action(self, message):
-        await self._call(services.game_action, message.get("version"), message.get("action"))
+        change = await self._call(
+            services.game_action, message.get("version"), message.get("action")
+        )
+        if change.refusal is not None:
+            raise change.refusal
 
     async def do_reclaim(self, message):
         await self._call(services.seat_reclaim)

@@ -66,6 +66,9 @@ class Change:
     seats: list[Seat] | None = None
     game_row: Game | None = None
     state: Any = None
+    # A refusal that must not undo the rest (an action that also reclaimed a
+    # held seat: the seat is back, the action was not legal). Callers report it.
+    refusal: errors.RoomError | None = None
 
 
 # ---- state ---------------------------------------------------------------------
@@ -539,7 +542,9 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
         # The engine judges turn order too: its refusals name the player to wait for.
         state = _apply(room, game_row, seats, state, seat.index, action, change)
     except engine_base.GameError as exc:
-        if change.events:  # the reclaim stands even when the action cannot
+        if change.events:  # the reclaim stands even when the action cannot...
+            _rearm(room, game_row, seats)  # ...and the decision gets a human's time
+            change.refusal = _engine_error(exc, seats)
             return _commit(room, change)
         raise _engine_error(exc, seats) from None
     if seat.consecutive_timeouts:

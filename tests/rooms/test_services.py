@@ -396,6 +396,18 @@ def test_any_action_also_reclaims_the_seat():
     assert not Seat.objects.get(room=room, index=0).held
 
 
+def test_a_refused_action_still_takes_the_seat_back_with_a_humans_deadline():
+    room, host, guest = started("liars_dice", 2)
+    services.seat_leave(room.code, host)
+    change = act(room, host, {"type": "bid", "quantity": 99, "face": 2})
+    assert isinstance(change.refusal, errors.IllegalAction)
+    assert change.events == [{"type": "reclaim", "seat": 0}]
+    seat = Seat.objects.get(room=room, index=0)
+    game_row = services.current_game(room)
+    assert not seat.held
+    assert game_row.turn_seat == 0 and game_row.deadline_kind == "human"
+
+
 def test_a_held_seat_plays_as_a_computer_when_its_deadline_comes():
     room, host, guest = started()
     services.seat_leave(room.code, host)
