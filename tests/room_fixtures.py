@@ -1,0 +1,27 @@
+"""Fixtures shared by the test packages that drive rooms through services and the admin."""
+
+import pytest
+from django.core.cache import cache
+
+from rooms import clock, services
+
+
+@pytest.fixture(autouse=True)
+def _instant_computers_and_fresh_state(settings):
+    settings.KHELAGHOR_BOT_DELAY = 0
+    clock.reset()
+    cache.clear()
+    services.forget_cached_states()
+    yield
+    clock.reset()
+
+
+@pytest.fixture
+def moderator(db, django_user_model):
+    return django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-for-tests-1")
+
+
+@pytest.fixture
+def admin_client(client, moderator):
+    client.force_login(moderator)
+    return client
