@@ -70,7 +70,7 @@ def arm_game(game_id: int, seq: int, deadline: datetime) -> None:
 
 
 def arm_game_on_commit(game_id: int, seq: int, deadline: datetime) -> None:
-    transaction.on_commit(lambda: arm_game(game_id, seq, deadline))
+    transaction.on_commit(lambda: arm_game(game_id, seq, deadline), robust=True)
 
 
 def arm_room(room_id: int, when: datetime) -> None:

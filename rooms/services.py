@@ -175,7 +175,9 @@ def _commit(room: Room, change: Change) -> Change:
     room.save(
         update_fields=["version", "last_activity", "status", "autostart_at", "closed_reason"]
     )
-    transaction.on_commit(lambda: publish.room_changed(room, change))
+    # robust: the move is committed; a Redis blip must not turn it into an error
+    # (clients resync on the next version, the database sweep re-arms timers).
+    transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
     return change
 
 
@@ -237,7 +239,7 @@ def room_create(
     else:
         raise errors.RoomError("No free room code; please try again")
     if room.autostart_at:
-        transaction.on_commit(lambda: publish.arm_room(room.id, room.autostart_at))
+        transaction.on_commit(lambda: publish.arm_room(room.id, room.autostart_at), robust=True)
     return room
 
 
@@ -657,7 +659,7 @@ def _set_deadline(room: Room, game_row: Game, seats: list[Seat], turn) -> None:
     game_row.deadline = clock.now() + timedelta(seconds=seconds)
     game_row.deadline_kind = by
     deadline, game_id, seq = game_row.deadline, game_row.id, game_row.seq
-    transaction.on_commit(lambda: publish.arm_game(game_id, seq, deadline))
+    transaction.on_commit(lambda: publish.arm_game(game_id, seq, deadline), robust=True)
 
 
 def _rearm(room: Room, game_row: Game, seats: list[Seat]) -> None:

@@ -502,3 +502,23 @@ def test_room_records_pass_the_independent_checker(settings, game, seats):
     assert any(e["type"] == "timeout" for e in record["events"])
     assert check(record) is None, check(record)
     assert replay(record).placings == record["placings"]
+
+
+def test_a_broadcast_failure_after_commit_does_not_undo_or_fail_the_move(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Redis blinks after the move committed: the move stands and the player is
+    not told it failed (pages resync on the next version; the sweep re-arms)."""
+    from rooms import publish
+
+    room, host, guest = started()
+
+    def redis_down(*args, **kwargs):
+        raise ConnectionError("Redis is restarting")
+
+    monkeypatch.setattr(publish, "room_changed", redis_down)
+    monkeypatch.setattr(publish, "arm_game", redis_down)
+    before = moves(room)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        act(room, host, {"type": "roll"})
+    assert callbacks and moves(room) > before
