@@ -412,7 +412,7 @@
         connDot(s),
         el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : nameOf(s.seat)),
         s.seat === 0 && s.kind === "human" ? el("span", { class: "tag" }, gettext("host")) : null,
-        s.kind === "bot" ? el("span", { class: "tag" }, gettext("computer")) : null,
+        s.kind === "bot" ? el("span", { class: "tag" }, s.bot === EASY_BOT[room.game] ? gettext("computer, easy") : gettext("computer")) : null,
         s.seat === mine ? el("span", { class: "tag" }, gettext("you")) : null);
       if (s.kind === "open" && mine === null) {
         row.appendChild(el("button", {
@@ -423,7 +423,7 @@
       if (isHost && s.kind === "open") {
         row.appendChild(el("button", {
           type: "button", class: "button-small", "data-key": "bot-" + s.seat, "data-testid": "add-bot",
-          disabled: !S.connected, onclick: function () { send({ type: "add_bot", seat: s.seat }); },
+          disabled: !S.connected, onclick: function () { send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); },
         }, gettext("Add computer")));
       }
       if (isHost && s.kind === "bot") {
@@ -458,6 +458,13 @@
     root.appendChild(reactionBar());
   }
 
+  // The easier computer of each game (games/bots): Liar's Dice `easy`, Ludo `smart`.
+  var EASY_BOT = { liars_dice: "easy", ludo: "smart" };
+
+  function botLevel(room) {
+    return S.botLevel && (S.botLevel === "standard" || S.botLevel === EASY_BOT[room.game]) ? S.botLevel : "standard";
+  }
+
   function hostControls(room, open) {
     var box = el("section", { class: "card host-controls", "aria-labelledby": "host-title" },
       el("h2", { id: "host-title" }, gettext("Host")));
@@ -468,6 +475,14 @@
       el("option", { value: "party", selected: room.pace === "party" }, gettext("Party: 30 seconds a move, for new players")));
     box.appendChild(el("label", { for: "pace-select" }, gettext("Pace")));
     box.appendChild(pace);
+    if (EASY_BOT[room.game]) {
+      // Two levels for new players: the strong `standard` computer, or an easier one.
+      var level = el("select", { id: "bot-level", "data-key": "bot-level", onchange: function () { S.botLevel = level.value; } },
+        el("option", { value: "standard", selected: botLevel(room) === "standard" }, gettext("Strong")),
+        el("option", { value: EASY_BOT[room.game], selected: botLevel(room) !== "standard" }, gettext("Easy")));
+      box.appendChild(el("label", { for: "bot-level" }, gettext("Computer players")));
+      box.appendChild(level);
+    }
     if (room.game === "ludo" && room.visibility !== "public") {
       var on = !room.options || room.options.home_bonus_roll !== false;
       var cb = el("input", { type: "checkbox", id: "home-bonus", checked: on, "data-key": "home-bonus", disabled: !S.connected, onchange: function () {
@@ -477,7 +492,7 @@
     }
     if (open) {
       box.appendChild(el("button", { type: "button", "data-key": "fill", "data-testid": "fill-bots", disabled: !S.connected, onclick: function () {
-        (room.seats || []).forEach(function (s) { if (s.kind === "open") send({ type: "add_bot", seat: s.seat }); });
+        (room.seats || []).forEach(function (s) { if (s.kind === "open") send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); });
       } }, gettext("Fill empty seats with computers")));
     }
     box.appendChild(el("button", {

@@ -324,3 +324,25 @@ def test_a_connected_page_pings_every_25_seconds_and_stays_connected(players):
     # The server answered each one, so the page never dropped the socket.
     assert page.evaluate("__ws.open.length") == 1
     expect(page.locator("#room")).to_have_attribute("data-connected", "yes")
+
+
+@pytest.mark.timeout(180)
+def test_the_host_chooses_an_easier_computer_for_new_players(players, server):
+    """The lobby offers two computer levels where a game has an easier one
+    (Liar's Dice `easy`, Ludo `smart`); the seat says which one sits there."""
+    host = players("Tanvir", "bn", PHONE)
+    host.start()
+    code = host.create_room("liars_dice", 3)
+    host.page.select_option("#bot-level", "easy")
+    host.page.get_by_test_id("add-bot").first.click()
+    expect(host.page.locator(".seat-row[data-seat='1'] .tag")).to_have_text(
+        ["কম্পিউটার, সহজ"]
+    )
+    host.page.get_by_test_id("fill-bots").click()
+    expect(host.page.get_by_test_id("start")).to_be_enabled()
+    kinds = query(
+        server,
+        'SELECT bot_kind FROM rooms_seat WHERE room_id = ? AND kind = \'bot\' ORDER BY "index"',
+        room_id(server, code),
+    )
+    assert kinds == [("easy",), ("easy",)]
