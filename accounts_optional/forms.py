@@ -8,32 +8,31 @@ the right password) until the window passes, with a message that says so.
 from __future__ import annotations
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
 from config.clients import client_address
+from config.ratelimit import FailureWindow
 
 MAX_FAILURES = 10
 WINDOW = 15 * 60  # seconds
 
 
-def _keys(username: str, address: str) -> list[str]:
-    return [f"login-fail:u:{username.strip().lower()[:150]}", f"login-fail:a:{address}"]
+_failures = FailureWindow("login-fail", MAX_FAILURES, WINDOW)
+
+
+def _keys(username: str, address: str) -> tuple[str, str]:
+    return f"u:{username.strip().lower()[:150]}", f"a:{address}"
 
 
 def too_many_failures(username: str, address: str) -> bool:
-    return any((cache.get(key) or 0) >= MAX_FAILURES for key in _keys(username, address))
+    return _failures.exceeded(*_keys(username, address))
 
 
 def count_failure(username: str, address: str) -> None:
-    for key in _keys(username, address):
-        if not cache.add(key, 1, WINDOW):
-            try:
-                cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, WINDOW)
+    _failures.count(*_keys(username, address))
 
 
 class SignUpForm(UserCreationForm):
@@ -72,3 +71,12 @@ class RateLimitedLoginForm(AuthenticationForm):
         except forms.ValidationError:
             count_failure(username, address)
             raise
+
+
+class RateLimitedAdminLoginForm(RateLimitedLoginForm, AdminAuthenticationForm):
+    """The admin's sign-in, counted with the same limits as the site's."""
+
+    error_messages = {
+        **AdminAuthenticationForm.error_messages,
+        **RateLimitedLoginForm.error_messages,
+    }

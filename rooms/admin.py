@@ -23,12 +23,16 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from accounts_optional.forms import RateLimitedAdminLoginForm
+
 from . import errors, moderation
 from .models import Ban, Game, ModerationLog, MoveLog, Report, Room, Seat
 
 admin.site.site_header = _("Khelaghor moderation")
 admin.site.site_title = _("Khelaghor moderation")
 admin.site.index_title = _("Rooms, games and reports")
+# Staff passwords are worth guessing too: the same failure limits as the site's.
+admin.site.login_form = RateLimitedAdminLoginForm
 
 
 class ReasonForm(forms.Form):

@@ -236,3 +236,17 @@ def test_admin_index_and_game_and_seat_lists_render(admin_client):
     game_row = Game.objects.get()
     page = admin_client.get(reverse("admin:rooms_game_change", args=[game_row.id]))
     assert page.status_code == 200 and game_row.server_seed not in page.content.decode()
+
+
+def test_the_admin_sign_in_is_rate_limited_like_the_sites(client, moderator):
+    from accounts_optional.forms import MAX_FAILURES
+
+    for _ in range(MAX_FAILURES):
+        refused = client.post("/admin/login/", {"username": "mod", "password": "wrong"})
+        assert refused.status_code == 200 and not refused.wsgi_request.user.is_authenticated
+    # Even the right password waits now.
+    blocked = client.post("/admin/login/?next=/admin/",
+                          {"username": "mod", "password": "pw-for-tests-1"})
+    assert blocked.status_code == 200
+    assert "15" in blocked.content.decode()
+    assert not blocked.wsgi_request.user.is_authenticated
