@@ -17,6 +17,19 @@ DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 
 
+# How every browser test starts Debian's Chromium here.
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # The machine's network is closed; without these Chromium keeps calling home.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 

@@ -15,17 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.servers import REPO_ROOT, free_port, run_daphne, run_manage
+from tests.services import CHROMIUM_ARGS
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    # The machine's network is closed; without these Chromium keeps calling home.
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = REPO_ROOT / "test-artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}

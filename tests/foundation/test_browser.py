@@ -8,19 +8,10 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.servers import free_port, run_daphne, run_manage
+from tests.services import CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    # The machine's network is closed; without these Chromium keeps calling home.
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,10 @@ from playwright.sync_api import sync_playwright
 from tests.history.factories import record_for
 from tests.history.test_game_page import tamper_one_die
 from tests.servers import REPO_ROOT, free_port, run_daphne, run_manage
+from tests.services import CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-quic", "--no-first-run",
-                 "--disable-sync"]
 SHOTS = REPO_ROOT / "test-artifacts" / "screenshots"
 GAMES = ["liars_dice", "ludo", "snakes"]
 
