@@ -54,13 +54,18 @@ def _require_reason(reason: str) -> str:
     return reason[:200]
 
 
-def _seat_for(room: Room, index: int) -> tuple[list[Seat], Seat]:
+def _locked_human_seat(room_id: int, index: int) -> tuple[Room, list[Seat], Seat]:
+    """The open room, locked, with its seats and the human in seat ``index``."""
     from . import services
 
+    room = services._locked(room_id)
+    services._require_open(room)
     seats = services._seats(room)
     if not isinstance(index, int) or not 0 <= index < len(seats):
         raise ModerationError("There is no such seat")
-    return seats, seats[index]
+    if seats[index].kind != Seat.Kind.HUMAN:
+        raise ModerationError("That seat has no human player")
+    return room, seats, seats[index]
 
 
 def _describe_seat(seat: Seat) -> str:
@@ -84,9 +89,6 @@ def moderator_close(room_id: int, *, moderator, reason: str) -> bool:
     change = services.room_close(room_id, reason=reason)
     if change is None:
         return False
-    # services._commit saves only version/status fields; keep the reason the
-    # room page shows (the broadcast reads the room after commit, so it sees it).
-    Room.objects.filter(id=room_id).update(closed_reason=reason)
     _log(moderator, ModerationLog.Action.CLOSE, Room.objects.get(id=room_id), "room", reason)
     return True
 
@@ -98,11 +100,7 @@ def seat_remove(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     from . import services
 
     reason = _require_reason(reason)
-    room = services._locked(room_id)
-    services._require_open(room)
-    seats, seat = _seat_for(room, seat_index)
-    if seat.kind != Seat.Kind.HUMAN:
-        raise ModerationError("That seat has no human player")
+    room, seats, seat = _locked_human_seat(room_id, seat_index)
     target = _describe_seat(seat)
     event = {"type": "removed", "seat": seat.index}
     if room.status == Room.Status.PLAYING:
@@ -139,11 +137,7 @@ def seat_rename(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     from . import services
 
     reason = _require_reason(reason)
-    room = services._locked(room_id)
-    services._require_open(room)
-    seats, seat = _seat_for(room, seat_index)
-    if seat.kind != Seat.Kind.HUMAN:
-        raise ModerationError("That seat has no human player")
+    room, seats, seat = _locked_human_seat(room_id, seat_index)
     target = _describe_seat(seat)
     seat.name = neutral_name(seat.index)
     seat.save(update_fields=["name"])
