@@ -15,3 +15,15 @@ def client_address(request: HttpRequest) -> str:
     if header and request.META.get(header):
         return request.META[header].split(",")[0].strip()
     return request.META.get("REMOTE_ADDR", "")
+
+
+def scope_address(scope: dict) -> str:
+    """The same, for an ASGI scope (the room socket)."""
+    header = getattr(settings, "KHELAGHOR_CLIENT_IP_HEADER", "")
+    if header.startswith("HTTP_"):
+        wanted = header[5:].lower().replace("_", "-").encode()
+        for name, value in scope.get("headers", []):
+            if name == wanted:
+                return value.decode(errors="replace").split(",")[0].strip()
+    client = scope.get("client") or ("", 0)
+    return str(client[0])

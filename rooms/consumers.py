@@ -17,20 +17,13 @@ from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from config.clients import scope_address
+
 from . import codes, errors, guessing, services, ticker
 from .publish import room_group
 from .selectors import owner_tag
 
 log = logging.getLogger(__name__)
-
-
-def database_sync_to_async(func):
-    """On PostgreSQL, database work runs in pool threads rather than the
-    process's one shared thread: each room is serialised by its row lock, so
-    rooms need not wait for each other's commands (docs/performance.md). SQLite
-    takes one write lock for the whole file anyway (and its shared-cache test
-    database refuses concurrent writers outright), so it keeps the one thread."""
-    return _db_sync_to_async(func, thread_sensitive=_ONE_DB_THREAD)
 
 MAX_FRAME_BYTES = 4096
 RATE_WINDOW = 2.0
@@ -44,6 +37,15 @@ GROUP_REFRESH_SECONDS = 3600
 CLOSE_NO_ROOM = 4004
 CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
+
+
+def database_sync_to_async(func):
+    """On PostgreSQL, database work runs in pool threads rather than the
+    process's one shared thread: each room is serialised by its row lock, so
+    rooms need not wait for each other's commands (docs/performance.md). SQLite
+    takes one write lock for the whole file anyway (and its shared-cache test
+    database refuses concurrent writers outright), so it keeps the one thread."""
+    return _db_sync_to_async(func, thread_sensitive=_ONE_DB_THREAD)
 
 
 @database_sync_to_async
@@ -73,7 +75,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.session_key = await _ensure_session(session)
         self.owner = owner_tag(self.session_key)
         await self.accept()
-        who = (self.session_key, self._address())
+        who = (self.session_key, scope_address(self.scope))
         try:
             if not await database_sync_to_async(guessing.may_guess)(*who):
                 raise errors.RoomError("Too many unknown room codes; wait a few minutes")
@@ -99,16 +101,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
         await database_sync_to_async(services.connection_closed)(self.code, self.actor())
-
-    def _address(self) -> str:
-        header = getattr(settings, "KHELAGHOR_CLIENT_IP_HEADER", "")
-        if header.startswith("HTTP_"):  # the same header nginx sets for HTTP
-            wanted = header[5:].lower().replace("_", "-").encode()
-            for name, value in self.scope.get("headers", []):
-                if name == wanted:
-                    return value.decode(errors="replace").split(",")[0].strip()
-        client = self.scope.get("client") or ("", 0)
-        return str(client[0])
 
     def actor(self) -> services.Actor:
         session = self.scope["session"]

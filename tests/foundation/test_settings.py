@@ -120,3 +120,14 @@ def test_production_without_a_secret_key_refuses_to_start():
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_behind_a_proxy_the_players_address_comes_from_the_proxys_header(settings, rf):
+    from config.clients import client_address, scope_address
+
+    request = rf.get("/", HTTP_X_REAL_IP="203.0.113.9", REMOTE_ADDR="127.0.0.1")
+    scope = {"headers": [(b"x-real-ip", b"203.0.113.9")], "client": ("127.0.0.1", 5000)}
+    settings.KHELAGHOR_CLIENT_IP_HEADER = ""
+    assert client_address(request) == "127.0.0.1" and scope_address(scope) == "127.0.0.1"
+    settings.KHELAGHOR_CLIENT_IP_HEADER = "HTTP_X_REAL_IP"
+    assert client_address(request) == "203.0.113.9" and scope_address(scope) == "203.0.113.9"
