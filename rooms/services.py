@@ -25,7 +25,13 @@ from django.db.models import F
 
 from games import base as engine_base
 from games.bots import make_bot
-from games.fairness import combine_client_seed, die, new_server_seed, seed_hash, valid_contribution
+from games.fairness import (
+    DiceStream,
+    combine_client_seed,
+    new_server_seed,
+    seed_hash,
+    valid_contribution,
+)
 from games.record import build_record, state_from_events
 from games.registry import get_game
 
@@ -119,15 +125,32 @@ def room_get(code: str) -> Room:
 
 
 def _locked(code_or_id: str | int) -> Room:
-    # One query for the room and its current game; only the room row is locked
-    # (PostgreSQL refuses FOR UPDATE on the nullable side of the join).
+    if isinstance(code_or_id, int):
+        return _locked_where(id=code_or_id)
+    return _locked_where(code=codes.normalize(code_or_id), open_only=True)
+
+
+def _locked_where(*, open_only: bool = False, **lookup: Any) -> Room:
+    """The room, row-locked, with its current game in the same query; only the
+    room row is locked (PostgreSQL refuses FOR UPDATE on the nullable side of
+    the join), and the game is guarded by it."""
     rooms = Room.objects.select_related("current_game").select_for_update(of=("self",))
+    if open_only:
+        rooms = rooms.exclude(status=Room.Status.CLOSED)
     try:
-        if isinstance(code_or_id, int):
-            return rooms.get(id=code_or_id)
-        return rooms.exclude(status=Room.Status.CLOSED).get(code=codes.normalize(code_or_id))
+        return rooms.get(**lookup)
     except Room.DoesNotExist:
         raise errors.NotFound("There is no open room with that code") from None
+
+
+def _locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat], Seat]:
+    """The locked room, its seats and the actor's own; NotSeated otherwise."""
+    room = _locked(code)
+    seats = _seats(room)
+    seat = _seat_of(seats, actor)
+    if seat is None:
+        raise errors.NotSeated(refusal)
+    return room, seats, seat
 
 
 def _seats(room: Room) -> list[Seat]:
@@ -337,10 +360,7 @@ def _set_seed(seat: Seat, client_seed: str) -> None:
 
 @transaction.atomic
 def seat_seed(code: str, actor: Actor, client_seed: str) -> Change:
-    room = _locked(code)
-    seat = _seat_of(_seats(room), actor)
-    if seat is None:
-        raise errors.NotSeated("Take a seat first")
+    room, _, seat = _locked_seat(code, actor, "Take a seat first")
     if room.status == Room.Status.PLAYING:
         raise errors.WrongStatus("The dice of this game are already fixed")
     _set_seed(seat, client_seed)
@@ -349,11 +369,7 @@ def seat_seed(code: str, actor: Actor, client_seed: str) -> Change:
 
 @transaction.atomic
 def seat_leave(code: str, actor: Actor) -> Change:
-    room = _locked(code)
-    seats = _seats(room)
-    seat = _seat_of(seats, actor)
-    if seat is None:
-        raise errors.NotSeated("You have no seat here")
+    room, seats, seat = _locked_seat(code, actor, "You have no seat here")
     if room.status == Room.Status.PLAYING:
         # Mid-game a computer holds the seat; the player may come back.
         seat.held = True
@@ -568,11 +584,7 @@ def _reclaim(game_row: Game, seat: Seat, change: Change) -> None:
 
 @transaction.atomic
 def seat_reclaim(code: str, actor: Actor) -> Change:
-    room = _locked(code)
-    seats = _seats(room)
-    seat = _seat_of(seats, actor)
-    if seat is None:
-        raise errors.NotSeated("You have no seat here")
+    room, seats, seat = _locked_seat(code, actor, "You have no seat here")
     change = Change(room.id)
     if seat.held and room.status == Room.Status.PLAYING:
         game_row = room.current_game
@@ -582,9 +594,10 @@ def seat_reclaim(code: str, actor: Actor) -> Change:
 
 
 def _draw(game_row: Game, count: int) -> list[int]:
-    seed = bytes.fromhex(game_row.server_seed)
-    dice = [die(seed, game_row.client_seed, game_row.nonce + i) for i in range(count)]
-    game_row.nonce += count
+    stream = DiceStream(bytes.fromhex(game_row.server_seed), game_row.client_seed,
+                        game_row.nonce)
+    dice = stream.draw(count)
+    game_row.nonce = stream.nonce
     return dice
 
 
@@ -688,11 +701,12 @@ def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:
 def deadline_fire(game_id: int, seq: int) -> Change | None:
     """The timer says game ``game_id`` reached its deadline at ``seq``. Acts
     exactly once: a stale or repeated call finds another seq and does nothing."""
-    game_row = Game.objects.filter(id=game_id).only("room_id").first()
-    if game_row is None:
+    try:
+        # Only a room's current game has deadlines; an older game's finds nothing.
+        room = _locked_where(current_game_id=game_id)
+    except errors.NotFound:
         return None
-    room = _locked(game_row.room_id)
-    game_row = Game.objects.get(id=game_id)
+    game_row = room.current_game
     if (
         game_row.status != Game.Status.IN_PROGRESS
         or game_row.seq != seq
