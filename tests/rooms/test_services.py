@@ -413,7 +413,8 @@ def test_a_held_seat_plays_as_a_computer_when_its_deadline_comes():
     services.seat_leave(room.code, host)
     change = fire(room)
     assert "timeout" not in [e["type"] for e in change.events]
-    assert change.events[0] == {**change.events[0], "type": "roll", "seat": 0}
+    first = change.events[0]
+    assert (first["type"], first["seat"]) == ("roll", 0)
 
 
 # ---- quick play, closing, expiry --------------------------------------------------
