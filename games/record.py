@@ -211,7 +211,12 @@ def state_from_events(game: Game, num_players: int, options: dict[str, Any], eve
     """The state after ``events`` (a trusted move log): apply the events that
     stand for actions, skip consequences and table events. No checks: the log
     was written by the engine itself."""
-    state = game.initial_state(num_players, options)
+    return advance_state(game, game.initial_state(num_players, options), events)
+
+
+def advance_state(game: Game, state: Any, events) -> Any:
+    """``state`` moved on by the next ``events`` of the same trusted log (a
+    server that holds the state at seq n reads only the events from n on)."""
     known = game.record_event_types
     for event in events:
         if event.get("type") in known:

@@ -7,8 +7,10 @@ one for spectators); each consumer forwards only its own seat's payload.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
@@ -58,11 +60,47 @@ def _text(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
+# The event loop of the async code (a consumer, the ticker) whose worker
+# thread is running the command, if any; the context reaches that thread.
+_caller_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar(
+    "khelaghor_caller_loop", default=None
+)
+_sending: set[asyncio.Task] = set()
+
+
+def from_event_loop() -> None:
+    """Called by async code before it runs commands in worker threads: their
+    broadcasts are then handed to this loop without waiting for them."""
+    _caller_loop.set(asyncio.get_running_loop())
+
+
 def room_changed(room, change) -> None:
     message = build_update(room, change)
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    loop = _caller_loop.get()
+    if loop is None or loop.is_closed():
         async_to_sync(layer.group_send)(room_group(room.id), message)
+        return
+    # Hand the send to the loop and return: async_to_sync would hold this
+    # thread for a round trip through the loop, which cost more CPU than the
+    # send (docs/performance.md). Sends start in commit order, and the
+    # channel layer publishes one at a time, so a room's updates stay in order.
+    loop.call_soon_threadsafe(_start_send, layer, room_group(room.id), message)
+
+
+def _start_send(layer, group: str, message: dict[str, Any]) -> None:
+    task = asyncio.ensure_future(layer.group_send(group, message))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # The move is committed; clients resync from their version on the next update.
+        log.error("broadcast failed", exc_info=task.exception())
 
 
 def arm_game(game_id: int, seq: int, deadline: datetime) -> None:

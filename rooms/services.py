@@ -32,11 +32,11 @@ from games.fairness import (
     seed_hash,
     valid_contribution,
 )
-from games.record import build_record, state_from_events
+from games.record import advance_state, build_record
 from games.registry import get_game
 
-from . import clock, codes, errors, publish
-from .models import Game, MoveLog, Room, Seat
+from . import clock, codes, errors, publish, rows
+from .models import Game, Room, Seat
 from .nicknames import BadNickname, clean_nickname
 
 log = logging.getLogger(__name__)
@@ -86,26 +86,39 @@ _cache_lock = Lock()
 
 def load_state(game_row: Game) -> Any:
     """The engine state of ``game_row``, rebuilt from its move log. A cached
-    copy is used only when it was built at the same ``seq``: the log is the truth."""
+    copy built at an earlier ``seq`` is moved on by the events logged since
+    (another process served the moves in between); the log is the truth."""
     with _cache_lock:
         cached = _STATE_CACHE.get(game_row.id)
     if cached and cached[0] == game_row.seq:
         return cached[1]
-    events = list(
-        MoveLog.objects.filter(game=game_row).order_by("seq").values_list("event", flat=True)
-    )
     engine = get_game(game_row.game)
-    state = state_from_events(engine, len(game_row.seats), game_row.options, events)
+    if cached and cached[0] < game_row.seq:
+        since, state = cached
+    else:
+        since, state = 0, engine.initial_state(len(game_row.seats), game_row.options)
+    events = rows.events_between(game_row.id, since, game_row.seq)
+    if len(events) != game_row.seq - since:
+        raise RuntimeError(f"game {game_row.id}: move log has a gap before seq {game_row.seq}")
+    state = advance_state(engine, state, events)
     _remember(game_row, state)
     return state
 
 
 def _remember(game_row: Game, state: Any) -> None:
-    with _cache_lock:
-        _STATE_CACHE[game_row.id] = (game_row.seq, state)
-        _STATE_CACHE.move_to_end(game_row.id)
-        while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
-            _STATE_CACHE.popitem(last=False)
+    """Cache ``state`` as the game's state at its current ``seq`` once the
+    transaction commits: a rolled-back move must not leave its state behind
+    for a ``seq`` that other moves may reach later."""
+    game_id, seq = game_row.id, game_row.seq
+
+    def remember() -> None:
+        with _cache_lock:
+            _STATE_CACHE[game_id] = (seq, state)
+            _STATE_CACHE.move_to_end(game_id)
+            while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+                _STATE_CACHE.popitem(last=False)
+
+    transaction.on_commit(remember)
 
 
 def forget_cached_states() -> None:
@@ -131,16 +144,12 @@ def _locked(code_or_id: str | int) -> Room:
 
 
 def _locked_where(*, open_only: bool = False, **lookup: Any) -> Room:
-    """The room, row-locked, with its current game in the same query; only the
-    room row is locked (PostgreSQL refuses FOR UPDATE on the nullable side of
-    the join), and the game is guarded by it."""
-    rooms = Room.objects.select_related("current_game").select_for_update(of=("self",))
-    if open_only:
-        rooms = rooms.exclude(status=Room.Status.CLOSED)
-    try:
-        return rooms.get(**lookup)
-    except Room.DoesNotExist:
-        raise errors.NotFound("There is no open room with that code") from None
+    """The room, row-locked, with its current game and its seats read after
+    the lock (``rooms.rows``); the game and seats are guarded by the room's lock."""
+    room = rows.lock_room(open_only=open_only, **lookup)
+    if room is None:
+        raise errors.NotFound("There is no open room with that code")
+    return room
 
 
 def _locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat], Seat]:
@@ -154,6 +163,11 @@ def _locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat
 
 
 def _seats(room: Room) -> list[Seat]:
+    """The room's seats: those read with its lock, the same objects for the
+    whole command, or fresh from the database for a room not locked here."""
+    locked = getattr(room, "locked_seats", None)
+    if locked is not None:
+        return locked
     return list(room.seats.order_by("index"))
 
 
@@ -195,8 +209,8 @@ def _commit(room: Room, change: Change) -> Change:
     The room row is locked, so a plain increment is safe."""
     room.version += 1
     room.last_activity = clock.now()
-    room.save(
-        update_fields=["version", "last_activity", "status", "autostart_at", "closed_reason"]
+    rows.save_fields(
+        room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
     )
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
@@ -567,7 +581,7 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
         raise _engine_error(exc, seats) from None
     if seat.consecutive_timeouts:
         seat.consecutive_timeouts = 0
-        seat.save(update_fields=["consecutive_timeouts"])
+        rows.save_fields(seat, ["consecutive_timeouts"])
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
     return _commit(room, change)
@@ -576,7 +590,7 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
 def _reclaim(game_row: Game, seat: Seat, change: Change) -> None:
     seat.held = False
     seat.consecutive_timeouts = 0
-    seat.save(update_fields=["held", "consecutive_timeouts"])
+    rows.save_fields(seat, ["held", "consecutive_timeouts"])
     event = {"type": "reclaim", "seat": seat.index}
     _log_table_event(game_row, event)
     change.events.append(event)
@@ -602,14 +616,9 @@ def _draw(game_row: Game, count: int) -> list[int]:
 
 
 def _log_table_event(game_row: Game, event: dict[str, Any]) -> None:
-    MoveLog.objects.create(game=game_row, seq=game_row.seq, event=event)
+    rows.insert_moves(game_row, game_row.seq, [event])
     game_row.seq += 1
-    game_row.save(update_fields=["seq"])
-    # A table event changes no engine state; keep the cache valid.
-    with _cache_lock:
-        cached = _STATE_CACHE.get(game_row.id)
-        if cached and cached[0] == game_row.seq - 1:
-            _STATE_CACHE[game_row.id] = (game_row.seq, cached[1])
+    rows.save_fields(game_row, ["seq"])
 
 
 def _apply(room, game_row, seats, state, seat_index, action, change) -> Any:
@@ -625,9 +634,7 @@ def _apply(room, game_row, seats, state, seat_index, action, change) -> Any:
             raise
     else:
         new_state, events = engine.apply(state, seat_index, action)
-    MoveLog.objects.bulk_create(
-        [MoveLog(game=game_row, seq=game_row.seq + i, event=e) for i, e in enumerate(events)]
-    )
+    rows.insert_moves(game_row, game_row.seq, events)
     game_row.seq += len(events)
     change.events.extend(events)
     _remember(game_row, new_state)
@@ -658,7 +665,7 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
         else:
             break
     _set_deadline(room, game_row, seats, turn)
-    game_row.save(update_fields=["seq", "nonce", "turn_seat", "deadline", "deadline_kind"])
+    rows.save_fields(game_row, ["seq", "nonce", "turn_seat", "deadline", "deadline_kind"])
     return state
 
 
@@ -682,7 +689,7 @@ def _rearm(room: Room, game_row: Game, seats: list[Seat]) -> None:
     turn = get_game(game_row.game).turn(load_state(game_row))
     if turn is not None and turn.seat is not None:
         _set_deadline(room, game_row, seats, turn)
-        game_row.save(update_fields=["turn_seat", "deadline", "deadline_kind"])
+        rows.save_fields(game_row, ["turn_seat", "deadline", "deadline_kind"])
 
 
 def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:
@@ -737,7 +744,7 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
             takeover = {"type": "takeover", "seat": seat.index}
             _log_table_event(game_row, takeover)
             change.events.append(takeover)
-        seat.save(update_fields=["consecutive_timeouts", "held"])
+        rows.save_fields(seat, ["consecutive_timeouts", "held"])
     action = _computer_choice(game_row, engine, state, turn, seat)
     state = _apply(room, game_row, seats, state, turn.seat, action, change)
     change.seats, change.game_row = seats, game_row

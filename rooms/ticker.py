@@ -16,7 +16,7 @@ import time
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-from . import clock
+from . import clock, publish
 from .timers import get_timer_backend
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,7 @@ def _fire_claimed(claims) -> None:
 
 
 async def run() -> None:
+    publish.from_event_loop()  # timeouts' broadcasts go straight to this loop
     backend = get_timer_backend()
     await sync_to_async(rearm_all)()
     last_sweep = last_expire = time.monotonic()

@@ -1,0 +1,163 @@
+"""Lean SQL for the statements every move makes (docs/performance.md).
+
+The ORM builds and compiles each query anew; on the move path that cost more
+CPU than broadcasting the move. These helpers send the statements the ORM would
+send, written once from the models' own field lists, and build ordinary model
+instances, so the services go on working with ``Room``, ``Game`` and ``Seat``
+objects. Everything else uses the ORM.
+
+Locking reads the room row first and its game and seats in later statements:
+after waiting for a row lock, PostgreSQL (READ COMMITTED) hands back the newest
+version of the locked row, but a row merely joined to it keeps the version the
+statement first saw, which may be a move behind. A new statement sees the
+commit that released the lock.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+from .models import Game, MoveLog, Room, Seat
+
+
+class _Table:
+    """A model's table: its columns in field order and how to read them."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+        self.fields = list(model._meta.concrete_fields)
+        self.name = connection.ops.quote_name(model._meta.db_table)
+        self.columns = ", ".join(connection.ops.quote_name(f.column) for f in self.fields)
+        self.field_names = [f.attname for f in self.fields]
+        # The converters the ORM applies to each column (JSON text, SQLite dates).
+        self.converters = []
+        for position, model_field in enumerate(self.fields):
+            column = model_field.get_col(model._meta.db_table)
+            found = (connection.ops.get_db_converters(column)
+                     + column.get_db_converters(connection))
+            if found:
+                self.converters.append((position, column, found))
+
+    def build(self, row: tuple) -> Model:
+        values = list(row)
+        for position, column, converters in self.converters:
+            for convert in converters:
+                values[position] = convert(values[position], column, connection)
+        return self.model.from_db(connection.alias, self.field_names, values)
+
+    def quoted(self, field_name: str) -> str:
+        return connection.ops.quote_name(self.model._meta.get_field(field_name).column)
+
+
+@cache
+def table(model: type[Model]) -> _Table:
+    return _Table(model)
+
+
+ROOM_LOOKUPS = {
+    "id": "{room}.id = %s",
+    "code": "{room}.code = %s",
+    "current_game_id": "{room}.current_game_id = %s",
+}
+
+
+def lock_room(*, open_only: bool, **lookup: Any) -> Room | None:
+    """The room row-locked (``FOR UPDATE`` where the database has it; SQLite's
+    IMMEDIATE transactions lock the whole file), with its current game and its
+    seats read after the lock: ``room.current_game``, ``room.locked_seats``.
+    One round trip on PostgreSQL."""
+    ((name, value),) = lookup.items()
+    rooms, games, seats = table(Room), table(Game), table(Seat)
+    where = ROOM_LOOKUPS[name].format(room=rooms.name)
+    if open_only:
+        where += f" AND {rooms.name}.status <> 'closed'"
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    statements = [
+        f"SELECT {rooms.columns} FROM {rooms.name} WHERE {where}{lock}",
+        f"SELECT {games.columns} FROM {games.name} WHERE id = "
+        f"(SELECT current_game_id FROM {rooms.name} WHERE {where})",
+        f"SELECT {seats.columns} FROM {seats.name} WHERE room_id = "
+        f"(SELECT id FROM {rooms.name} WHERE {where}) ORDER BY {seats.quoted('index')}",
+    ]
+    results = _fetch_all(statements, [value])
+    if not results[0]:
+        return None
+    room = rooms.build(results[0][0])
+    room.current_game = games.build(results[1][0]) if results[1] else None
+    room.locked_seats = [seats.build(row) for row in results[2]]
+    for seat in room.locked_seats:
+        Seat.room.field.set_cached_value(seat, room)
+    return room
+
+
+def _fetch_all(statements: list[str], params: list[Any]) -> list[list[tuple]]:
+    """Every statement's rows; PostgreSQL takes them in one round trip (its
+    client-side binding cursor allows several statements), SQLite one by one."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("; ".join(statements), params * len(statements))
+            results = [cursor.fetchall()]
+            while cursor.nextset():
+                results.append(cursor.fetchall())
+            return results
+        out = []
+        for statement in statements:
+            cursor.execute(statement, params)
+            out.append(cursor.fetchall())
+        return out
+
+
+def save_fields(obj: Model, field_names: list[str]) -> None:
+    """``obj.save(update_fields=field_names)`` as one plain UPDATE."""
+    model_table = table(type(obj))
+    meta = obj._meta
+    assignments, params = [], []
+    for field_name in field_names:
+        model_field = meta.get_field(field_name)
+        value = model_field.pre_save(obj, False)
+        assignments.append(f"{connection.ops.quote_name(model_field.column)} = %s")
+        params.append(model_field.get_db_prep_save(value, connection))
+    params.append(obj.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {model_table.name} SET {', '.join(assignments)} WHERE id = %s", params
+        )
+
+
+def insert_moves(game_row: Game, first_seq: int, events: list[dict[str, Any]]) -> None:
+    """Append ``events`` to the game's move log from ``first_seq`` on, in one INSERT."""
+    if not events:
+        return
+    model_table = table(MoveLog)
+    fields = [f for f in model_table.fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    params = []
+    for seq, event in enumerate(events, start=first_seq):
+        move = MoveLog(game=game_row, seq=seq, event=event)
+        params.extend(f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {model_table.name} ({columns}) VALUES "
+            + ", ".join([placeholders] * len(events)),
+            params,
+        )
+
+
+def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]:
+    """The move log's events with ``since <= seq < until``, in order."""
+    moves = table(MoveLog)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {moves.quoted('event')} FROM {moves.name} WHERE game_id = %s "
+            f"AND seq >= %s AND seq < %s ORDER BY seq",
+            [game_id, since, until],
+        )
+        # JSON arrives as text on both databases (Django asks psycopg for text).
+        return [json.loads(event) if isinstance(event, str) else event
+                for (event,) in cursor.fetchall()]
