@@ -11,6 +11,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 
 from games.fairness import die
 from games.record import replay
@@ -285,6 +286,36 @@ def test_state_is_rebuilt_from_the_move_log_alone():
     cached = services.load_state(game_row)
     services.forget_cached_states()
     assert services.load_state(game_row) == cached
+
+
+def test_a_state_cached_moves_behind_is_moved_on_by_the_log(django_capture_on_commit_callbacks):
+    room, host, guest = started("snakes", 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(room, host, {"type": "roll"})
+    cached_seq, _ = services._STATE_CACHE[services.current_game(room).id]
+    # Another process plays the next moves (this test database never commits,
+    # so this process's cache stays where it was).
+    for _ in range(3):
+        act(room, host if whose_turn(room) == 0 else guest, {"type": "roll"})
+    game_row = services.current_game(room)
+    assert cached_seq < game_row.seq
+    moved_on = services.load_state(game_row)
+    services.forget_cached_states()
+    assert moved_on == services.load_state(game_row)
+
+
+def test_a_rolled_back_move_leaves_no_state_behind():
+    room, host, guest = started("snakes", 2)
+    game_row = services.current_game(room)
+
+    class Interrupted(Exception):
+        pass
+
+    with pytest.raises(Interrupted), transaction.atomic():
+        act(room, host, {"type": "roll"})
+        raise Interrupted
+    assert game_row.id not in services._STATE_CACHE
+    assert services.current_game(room).seq == game_row.seq
 
 
 # ---- timeouts and held seats ------------------------------------------------------
