@@ -46,6 +46,9 @@ PG_URL = os.environ.get("KHELAGHOR_BENCH_DATABASE_URL",
 REDIS_URL = os.environ.get("KHELAGHOR_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 ACTION_EVERY = 2.0  # seconds between two actions of one table
 TURN_SECONDS = 5.0  # > ACTION_EVERY, so only the idle tables time out
+# Measuring starts after this: hundreds of tables start at once, and the first
+# deadlines of tables whose first action comes late are not the steady state.
+WARM_UP = 8.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -152,6 +155,16 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / CLK_TCK
 
 
+def other_cpu() -> dict[str, float]:
+    """CPU seconds so far of this load generator and of the whole machine
+    (every process: the servers, PostgreSQL, Redis, the generator)."""
+    own = os.times()
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, idle, iowait, irq, softirq = (int(x) for x in fields[:7])
+    busy = (user + nice + system + irq + softirq) / CLK_TCK
+    return {"load generator": own.user + own.system, "whole machine": busy}
+
+
 def rss_kb(pids: list[int]) -> int:
     total = 0
     for pid in pids:
@@ -177,6 +190,14 @@ class Stats:
     unexpected_timeouts: int = 0
     undelivered: int = 0  # actions not seen by every seat 10 s after the run
     closed: int = 0
+    measuring: bool = True  # timeouts after the window (sockets closing) are not counted
+
+    def reset(self) -> None:
+        """Forget the warm-up (the tables' pending actions carry on)."""
+        self.latencies.clear()
+        self.lateness.clear()
+        self.errors.clear()
+        self.dropped = self.skipped = self.unexpected_timeouts = 0
 
 
 def pct(values: list[float], p: float) -> float:
@@ -224,7 +245,7 @@ class Player:
 
     def on_product_message(self, message: dict, wall: float) -> None:
         events = message.get("events") or []
-        if any(e["type"] == "timeout" for e in events) and self.seat == 0:
+        if any(e["type"] == "timeout" for e in events) and self.seat == 0 and self.stats.measuring:
             if self.table.idle and self.deadline is not None:
                 self.stats.lateness.append(wall - self.deadline)
             elif not self.table.idle:
@@ -374,13 +395,17 @@ async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, dura
     frames_before, bytes_before = stats.frames, stats.frame_bytes
 
     loop = asyncio.get_running_loop()
-    cpu0, t0 = cpu_seconds(pids), time.perf_counter()
-    until = loop.time() + duration
-    await asyncio.gather(*(drive(t, stats, until, True, 0) for t in tables))
+    until = loop.time() + WARM_UP + duration
+    driving = asyncio.gather(*(drive(t, stats, until, True, 0) for t in tables))
+    await asyncio.sleep(WARM_UP)
+    stats.reset()
+    cpu0, others0, t0 = cpu_seconds(pids), other_cpu(), time.perf_counter()
+    await driving
     await wait_until(lambda: all(t.pending is None for t in tables), 10, "last actions", False)
     stats.undelivered = sum(t.pending is not None for t in tables)
     elapsed = time.perf_counter() - t0
-    cpu1 = cpu_seconds(pids)
+    cpu1, others1 = cpu_seconds(pids), other_cpu()
+    stats.measuring = False
     for ws in sockets:
         await ws.close()
     for task in readers:
@@ -388,7 +413,7 @@ async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, dura
     updates = stats.frames - frames_before
     return {
         "stats": stats, "elapsed": elapsed, "duration": duration, "connect": connect_time,
-        "cpu": cpu1 - cpu0,
+        "cpu": cpu1 - cpu0, "others": {k: others1[k] - others0[k] for k in others1},
         "rss_per_player_kb": (rss_after - rss_before) / len(everyone),
         "rss_total_mb": rss_after / 1024, "players": len(everyone),
         "frame_size": (stats.frame_bytes - bytes_before) / max(1, updates),
@@ -418,20 +443,25 @@ async def run_bare(servers: list[Server], tables_n: int, seats: int, duration: f
         readers.append(asyncio.create_task(player.read(product=False)))
     rss_after = rss_kb(pids)
     loop = asyncio.get_running_loop()
-    cpu0, t0 = cpu_seconds(pids), time.perf_counter()
-    until = loop.time() + duration
-    await asyncio.gather(*(drive(t, stats, until, False, size) for t in tables))
+    until = loop.time() + WARM_UP + duration
+    driving = asyncio.gather(*(drive(t, stats, until, False, size) for t in tables))
+    await asyncio.sleep(WARM_UP)
+    stats.reset()
+    cpu0, others0, t0 = cpu_seconds(pids), other_cpu(), time.perf_counter()
+    await driving
     await wait_until(lambda: all(t.pending is None for t in tables), 10, "last broadcasts",
                      False)
     stats.undelivered = sum(t.pending is not None for t in tables)
     elapsed = time.perf_counter() - t0
-    cpu1 = cpu_seconds(pids)
+    cpu1, others1 = cpu_seconds(pids), other_cpu()
+    stats.measuring = False
     for ws in sockets:
         await ws.close()
     for task in readers:
         task.cancel()
     return {
         "stats": stats, "elapsed": elapsed, "duration": duration, "cpu": cpu1 - cpu0,
+        "others": {k: others1[k] - others0[k] for k in others1},
         "rss_per_player_kb": (rss_after - rss_before) / (tables_n * seats),
         "players": tables_n * seats,
     }
@@ -453,6 +483,9 @@ def report(name: str, result: dict) -> dict:
     print(f"   daphne CPU {figures['cpu_ms']:.2f} ms/action "
           f"({100 * result['cpu'] / result['elapsed']:.0f}% of one core); "
           f"RSS {figures['rss_kb']:.1f} KB per connected player ({result['players']} players)")
+    shares = ", ".join(f"{name} {100 * seconds / result['elapsed']:.0f}%"
+                       for name, seconds in result["others"].items())
+    print(f"   CPU in the window (% of one core; the machine has {os.cpu_count()}): {shares}")
     print(f"   errors {dict(stats.errors) or 0}, dropped (version gaps) {stats.dropped}, "
           f"sockets closed {stats.closed}, actions skipped (previous not delivered yet) "
           f"{stats.skipped}, undelivered 10 s after the end {stats.undelivered}")

@@ -295,3 +295,6 @@ KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
 # Seconds per decision at a normal table (party tables get twice as long). The
 # rules say 15; tests and benchmarks set less to see many timeouts quickly.
 KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
+# Threads per process for room commands on PostgreSQL; each keeps a database
+# connection, so processes x threads must stay below max_connections.
+KHELAGHOR_DB_THREADS = int(os.environ.get("KHELAGHOR_DB_THREADS", "12"))

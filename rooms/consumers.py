@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -40,13 +41,22 @@ CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
 
 
+# A command spends most of its time waiting on PostgreSQL; the asyncio default
+# pool (CPUs + 4 threads) queued commands under load (docs/performance.md).
+_DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
+    max_workers=settings.KHELAGHOR_DB_THREADS, thread_name_prefix="khelaghor-db"
+)
+
+
 def database_sync_to_async(func):
     """On PostgreSQL, database work runs in pool threads rather than the
     process's one shared thread: each room is serialised by its row lock, so
     rooms need not wait for each other's commands (docs/performance.md). SQLite
     takes one write lock for the whole file anyway (and its shared-cache test
     database refuses concurrent writers outright), so it keeps the one thread."""
-    return _db_sync_to_async(func, thread_sensitive=_ONE_DB_THREAD)
+    if _ONE_DB_THREAD:
+        return _db_sync_to_async(func)
+    return _db_sync_to_async(func, thread_sensitive=False, executor=_DB_THREADS)
 
 
 @database_sync_to_async

@@ -114,7 +114,15 @@ def _fetch_all(statements: list[str], params: list[Any]) -> list[list[tuple]]:
 
 def save_fields(obj: Model, field_names: list[str]) -> None:
     """``obj.save(update_fields=field_names)`` as one plain UPDATE."""
-    model_table = table(type(obj))
+    execute_all([update_statement(obj, field_names)])
+
+
+def insert_moves(game_row: Game, first_seq: int, events: list[dict[str, Any]]) -> None:
+    """Append ``events`` to the game's move log from ``first_seq`` on."""
+    execute_all([moves_statement(game_row, list(enumerate(events, start=first_seq)))])
+
+
+def update_statement(obj: Model, field_names: list[str]) -> tuple[str, list[Any]]:
     meta = obj._meta
     assignments, params = [], []
     for field_name in field_names:
@@ -123,30 +131,32 @@ def save_fields(obj: Model, field_names: list[str]) -> None:
         assignments.append(f"{connection.ops.quote_name(model_field.column)} = %s")
         params.append(model_field.get_db_prep_save(value, connection))
     params.append(obj.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {model_table.name} SET {', '.join(assignments)} WHERE id = %s", params
-        )
+    return f"UPDATE {table(type(obj)).name} SET {', '.join(assignments)} WHERE id = %s", params
 
 
-def insert_moves(game_row: Game, first_seq: int, events: list[dict[str, Any]]) -> None:
-    """Append ``events`` to the game's move log from ``first_seq`` on, in one INSERT."""
-    if not events:
-        return
+def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
+    """One INSERT of ``moves`` ((seq, event) pairs) into the game's move log."""
     model_table = table(MoveLog)
     fields = [f for f in model_table.fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
     params = []
-    for seq, event in enumerate(events, start=first_seq):
+    for seq, event in moves:
         move = MoveLog(game=game_row, seq=seq, event=event)
         params.extend(f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields)
+    return (f"INSERT INTO {model_table.name} ({columns}) VALUES "
+            + ", ".join([placeholders] * len(moves)), params)
+
+
+def execute_all(statements: list[tuple[str, list[Any]]]) -> None:
+    """Run writes in order: in one round trip on PostgreSQL, one by one on SQLite."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {model_table.name} ({columns}) VALUES "
-            + ", ".join([placeholders] * len(events)),
-            params,
-        )
+        if connection.vendor == "postgresql":
+            cursor.execute("; ".join(sql for sql, _ in statements),
+                           [p for _, params in statements for p in params])
+            return
+        for sql, params in statements:
+            cursor.execute(sql, params)
 
 
 def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]:

@@ -75,6 +75,10 @@ class Change:
     # A refusal that must not undo the rest (an action that also reclaimed a
     # held seat: the seat is back, the action was not legal). Callers report it.
     refusal: errors.RoomError | None = None
+    # Moves applied ((seq, event)) and game fields changed, written by _commit
+    # together with the room in one round trip.
+    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    game_fields: set[str] = field(default_factory=set)
 
 
 # ---- state ---------------------------------------------------------------------
@@ -209,9 +213,15 @@ def _commit(room: Room, change: Change) -> Change:
     The room row is locked, so a plain increment is safe."""
     room.version += 1
     room.last_activity = clock.now()
-    rows.save_fields(
+    writes = []
+    if change.moves:
+        writes.append(rows.moves_statement(change.game_row, change.moves))
+    if change.game_fields:
+        writes.append(rows.update_statement(change.game_row, sorted(change.game_fields)))
+    writes.append(rows.update_statement(
         room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
-    )
+    ))
+    rows.execute_all(writes)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
     transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
@@ -634,7 +644,9 @@ def _apply(room, game_row, seats, state, seat_index, action, change) -> Any:
             raise
     else:
         new_state, events = engine.apply(state, seat_index, action)
-    rows.insert_moves(game_row, game_row.seq, events)
+    change.game_row = game_row
+    change.moves.extend(enumerate(events, start=game_row.seq))
+    change.game_fields.update(("seq", "nonce"))
     game_row.seq += len(events)
     change.events.extend(events)
     _remember(game_row, new_state)
@@ -665,7 +677,8 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
         else:
             break
     _set_deadline(room, game_row, seats, turn)
-    rows.save_fields(game_row, ["seq", "nonce", "turn_seat", "deadline", "deadline_kind"])
+    change.game_row = game_row
+    change.game_fields.update(("seq", "nonce", "turn_seat", "deadline", "deadline_kind"))
     return state
 
 
