@@ -295,6 +295,9 @@ KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
 # Seconds per decision at a normal table (party tables get twice as long). The
 # rules say 15; tests and benchmarks set less to see many timeouts quickly.
 KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
-# Threads per process for room commands on PostgreSQL; each keeps a database
-# connection, so processes x threads must stay below max_connections.
-KHELAGHOR_DB_THREADS = int(os.environ.get("KHELAGHOR_DB_THREADS", "12"))
+# Threads per process for room commands on PostgreSQL. Few is faster: a
+# command is mostly waits for the database, and each wake-up must win the GIL
+# from the event loop and the other threads; at 500 tables 2 threads gave a
+# p99 of 59 ms where 12 gave 290 ms (docs/performance.md). Each thread keeps a
+# database connection: processes x threads must stay below max_connections.
+KHELAGHOR_DB_THREADS = int(os.environ.get("KHELAGHOR_DB_THREADS", "2"))

@@ -41,8 +41,8 @@ CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
 
 
-# A command spends most of its time waiting on PostgreSQL; the asyncio default
-# pool (CPUs + 4 threads) queued commands under load (docs/performance.md).
+# Room commands get their own small pool (settings.KHELAGHOR_DB_THREADS): more
+# threads than that wait longer for the GIL than they gain (docs/performance.md).
 _DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
     max_workers=settings.KHELAGHOR_DB_THREADS, thread_name_prefix="khelaghor-db"
 )

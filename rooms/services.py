@@ -79,6 +79,8 @@ class Change:
     # together with the room in one round trip.
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     game_fields: set[str] = field(default_factory=set)
+    # The next deadline to arm (game id, seq, when), after the broadcast.
+    deadline: tuple[int, int, Any] | None = None
 
 
 # ---- state ---------------------------------------------------------------------
@@ -225,6 +227,8 @@ def _commit(room: Room, change: Change) -> Change:
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
     transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
+    if change.deadline is not None:  # armed after the broadcast is on its way
+        transaction.on_commit(lambda: publish.arm_game(*change.deadline), robust=True)
     return change
 
 
@@ -676,13 +680,14 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
             state = _apply(room, game_row, seats, state, turn.seat, action, change)
         else:
             break
-    _set_deadline(room, game_row, seats, turn)
+    change.deadline = _set_deadline(room, game_row, seats, turn)
     change.game_row = game_row
     change.game_fields.update(("seq", "nonce", "turn_seat", "deadline", "deadline_kind"))
     return state
 
 
-def _set_deadline(room: Room, game_row: Game, seats: list[Seat], turn) -> None:
+def _set_deadline(room: Room, game_row: Game, seats: list[Seat], turn) -> tuple[int, int, Any]:
+    """Set the pending decision's deadline on ``game_row``; return what to arm."""
     seat = seats[turn.seat]
     if seat.kind == Seat.Kind.BOT or seat.held:
         seconds, by = bot_delay(), "bot"
@@ -691,8 +696,7 @@ def _set_deadline(room: Room, game_row: Game, seats: list[Seat], turn) -> None:
     game_row.turn_seat = turn.seat
     game_row.deadline = clock.now() + timedelta(seconds=seconds)
     game_row.deadline_kind = by
-    deadline, game_id, seq = game_row.deadline, game_row.id, game_row.seq
-    transaction.on_commit(lambda: publish.arm_game(game_id, seq, deadline), robust=True)
+    return game_row.id, game_row.seq, game_row.deadline
 
 
 def _rearm(room: Room, game_row: Game, seats: list[Seat]) -> None:
@@ -701,8 +705,9 @@ def _rearm(room: Room, game_row: Game, seats: list[Seat]) -> None:
         return
     turn = get_game(game_row.game).turn(load_state(game_row))
     if turn is not None and turn.seat is not None:
-        _set_deadline(room, game_row, seats, turn)
+        deadline = _set_deadline(room, game_row, seats, turn)
         rows.save_fields(game_row, ["turn_seat", "deadline", "deadline_kind"])
+        publish.arm_game_on_commit(*deadline)
 
 
 def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:
