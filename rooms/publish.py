@@ -85,8 +85,10 @@ def room_changed(room, change) -> None:
         return
     # Hand the send to the loop and return: async_to_sync would hold this
     # thread for a round trip through the loop, which cost more CPU than the
-    # send (docs/performance.md). Sends start in commit order, and the
-    # channel layer publishes one at a time, so a room's updates stay in order.
+    # send (docs/performance.md). The loop starts sends in the order they are
+    # handed over and the layer publishes one at a time; two threads or
+    # processes can still race after their commits, as before, and a client
+    # that sees a version gap asks for a snapshot (docs/protocol.md).
     loop.call_soon_threadsafe(_start_send, layer, room_group(room.id), message)
 
 
