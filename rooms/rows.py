@@ -66,72 +66,78 @@ ROOM_LOOKUPS = {
 }
 
 
+@cache
+def _lock_statements(lookup: str, open_only: bool) -> tuple[str, str, str]:
+    """The room (locked), its current game, its seats: looked up by ``lookup``."""
+    rooms, games, seats = table(Room), table(Game), table(Seat)
+    where = ROOM_LOOKUPS[lookup].format(room=rooms.name)
+    if open_only:
+        where += f" AND {rooms.name}.status <> 'closed'"
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f"SELECT {rooms.columns} FROM {rooms.name} WHERE {where}{lock}",
+        f"SELECT {games.columns} FROM {games.name} WHERE id = "
+        f"(SELECT current_game_id FROM {rooms.name} WHERE {where})",
+        f"SELECT {seats.columns} FROM {seats.name} WHERE room_id = "
+        f"(SELECT id FROM {rooms.name} WHERE {where}) ORDER BY {seats.quoted('index')}",
+    )
+
+
 def lock_room(*, open_only: bool, **lookup: Any) -> Room | None:
     """The room row-locked (``FOR UPDATE`` where the database has it; SQLite's
     IMMEDIATE transactions lock the whole file), with its current game and its
     seats read after the lock: ``room.current_game``, ``room.locked_seats``.
     One round trip on PostgreSQL."""
     ((name, value),) = lookup.items()
-    rooms, games, seats = table(Room), table(Game), table(Seat)
-    where = ROOM_LOOKUPS[name].format(room=rooms.name)
-    if open_only:
-        where += f" AND {rooms.name}.status <> 'closed'"
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    statements = [
-        f"SELECT {rooms.columns} FROM {rooms.name} WHERE {where}{lock}",
-        f"SELECT {games.columns} FROM {games.name} WHERE id = "
-        f"(SELECT current_game_id FROM {rooms.name} WHERE {where})",
-        f"SELECT {seats.columns} FROM {seats.name} WHERE room_id = "
-        f"(SELECT id FROM {rooms.name} WHERE {where}) ORDER BY {seats.quoted('index')}",
-    ]
-    results = _fetch_all(statements, [value])
-    if not results[0]:
+    found_room, found_game, found_seats = run(
+        [(statement, [value]) for statement in _lock_statements(name, open_only)]
+    )
+    if not found_room:
         return None
-    room = rooms.build(results[0][0])
-    room.current_game = games.build(results[1][0]) if results[1] else None
-    room.locked_seats = [seats.build(row) for row in results[2]]
+    room = table(Room).build(found_room[0])
+    room.current_game = table(Game).build(found_game[0]) if found_game else None
+    room.locked_seats = [table(Seat).build(row) for row in found_seats]
     for seat in room.locked_seats:
         Seat.room.field.set_cached_value(seat, room)
     return room
 
 
-def _fetch_all(statements: list[str], params: list[Any]) -> list[list[tuple]]:
-    """Every statement's rows; PostgreSQL takes them in one round trip (its
-    client-side binding cursor allows several statements), SQLite one by one."""
+def run(statements: list[tuple[str, list[Any]]]) -> list[list[tuple]]:
+    """Run ``statements`` in order and return each one's rows ([] for a write):
+    in one round trip on PostgreSQL (its client-side binding cursor takes
+    several statements at once), one by one on SQLite."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("; ".join(statements), params * len(statements))
-            results = [cursor.fetchall()]
+            cursor.execute("; ".join(sql for sql, _ in statements),
+                           [p for _, params in statements for p in params])
+            results = [cursor.fetchall() if cursor.description else []]
             while cursor.nextset():
-                results.append(cursor.fetchall())
+                results.append(cursor.fetchall() if cursor.description else [])
             return results
         out = []
-        for statement in statements:
-            cursor.execute(statement, params)
-            out.append(cursor.fetchall())
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            out.append(cursor.fetchall() if cursor.description else [])
         return out
 
 
 def save_fields(obj: Model, field_names: list[str]) -> None:
     """``obj.save(update_fields=field_names)`` as one plain UPDATE."""
-    execute_all([update_statement(obj, field_names)])
+    run([update_statement(obj, field_names)])
 
 
-def insert_moves(game_row: Game, first_seq: int, events: list[dict[str, Any]]) -> None:
-    """Append ``events`` to the game's move log from ``first_seq`` on."""
-    execute_all([moves_statement(game_row, list(enumerate(events, start=first_seq)))])
+@cache
+def _update_sql(model: type[Model], field_names: tuple[str, ...]):
+    fields = [model._meta.get_field(name) for name in field_names]
+    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    return f"UPDATE {table(model).name} SET {assignments} WHERE id = %s", fields
 
 
 def update_statement(obj: Model, field_names: list[str]) -> tuple[str, list[Any]]:
-    meta = obj._meta
-    assignments, params = [], []
-    for field_name in field_names:
-        model_field = meta.get_field(field_name)
-        value = model_field.pre_save(obj, False)
-        assignments.append(f"{connection.ops.quote_name(model_field.column)} = %s")
-        params.append(model_field.get_db_prep_save(value, connection))
-    params.append(obj.pk)
-    return f"UPDATE {table(type(obj)).name} SET {', '.join(assignments)} WHERE id = %s", params
+    """The UPDATE that ``obj.save(update_fields=field_names)`` would send."""
+    sql, fields = _update_sql(type(obj), tuple(field_names))
+    params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
+    return sql, [*params, obj.pk]
 
 
 def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
@@ -148,26 +154,13 @@ def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
             + ", ".join([placeholders] * len(moves)), params)
 
 
-def execute_all(statements: list[tuple[str, list[Any]]]) -> None:
-    """Run writes in order: in one round trip on PostgreSQL, one by one on SQLite."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("; ".join(sql for sql, _ in statements),
-                           [p for _, params in statements for p in params])
-            return
-        for sql, params in statements:
-            cursor.execute(sql, params)
-
-
 def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]:
     """The move log's events with ``since <= seq < until``, in order."""
     moves = table(MoveLog)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {moves.quoted('event')} FROM {moves.name} WHERE game_id = %s "
-            f"AND seq >= %s AND seq < %s ORDER BY seq",
-            [game_id, since, until],
-        )
-        # JSON arrives as text on both databases (Django asks psycopg for text).
-        return [json.loads(event) if isinstance(event, str) else event
-                for (event,) in cursor.fetchall()]
+    (found,) = run([(
+        f"SELECT {moves.quoted('event')} FROM {moves.name} WHERE game_id = %s "
+        f"AND seq >= %s AND seq < %s ORDER BY seq",
+        [game_id, since, until],
+    )])
+    # JSON arrives as text on both databases (Django asks psycopg for text).
+    return [json.loads(event) if isinstance(event, str) else event for (event,) in found]

@@ -223,7 +223,7 @@ def _commit(room: Room, change: Change) -> Change:
     writes.append(rows.update_statement(
         room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
     ))
-    rows.execute_all(writes)
+    rows.run(writes)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
     transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
@@ -630,9 +630,9 @@ def _draw(game_row: Game, count: int) -> list[int]:
 
 
 def _log_table_event(game_row: Game, event: dict[str, Any]) -> None:
-    rows.insert_moves(game_row, game_row.seq, [event])
+    insert = rows.moves_statement(game_row, [(game_row.seq, event)])
     game_row.seq += 1
-    rows.save_fields(game_row, ["seq"])
+    rows.run([insert, rows.update_statement(game_row, ["seq"])])
 
 
 def _apply(room, game_row, seats, state, seat_index, action, change) -> Any:
