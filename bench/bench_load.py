@@ -298,6 +298,33 @@ async def drive(table: Table, stats: Stats, until: float, product: bool, size: i
         await asyncio.sleep(max(0.0, tick - loop.time()))
 
 
+async def measure(tables, stats: Stats, pids: list[int], duration: float, *, product: bool,
+                  size: int) -> dict:
+    """Drive every table for WARM_UP + ``duration`` seconds and measure the
+    last ``duration``: the window's stats, elapsed time and CPU."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + WARM_UP + duration
+    driving = asyncio.gather(*(drive(t, stats, until, product, size) for t in tables))
+    await asyncio.sleep(WARM_UP)  # the window's start (a duration, not a synchronisation)
+    stats.reset()
+    cpu0, others0, t0 = cpu_seconds(pids), other_cpu(), time.perf_counter()
+    await driving
+    await wait_until(lambda: all(t.pending is None for t in tables), 10, "last actions", False)
+    stats.undelivered = sum(t.pending is not None for t in tables)
+    elapsed = time.perf_counter() - t0
+    cpu1, others1 = cpu_seconds(pids), other_cpu()
+    stats.measuring = False
+    return {"stats": stats, "elapsed": elapsed, "duration": duration, "cpu": cpu1 - cpu0,
+            "others": {k: others1[k] - others0[k] for k in others1}}
+
+
+async def hang_up(sockets, readers) -> None:
+    for ws in sockets:
+        await ws.close()
+    for task in readers:
+        task.cancel()
+
+
 # ---- the product run -----------------------------------------------------------------
 
 
@@ -394,26 +421,11 @@ async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, dura
     stats.dropped = 0
     frames_before, bytes_before = stats.frames, stats.frame_bytes
 
-    loop = asyncio.get_running_loop()
-    until = loop.time() + WARM_UP + duration
-    driving = asyncio.gather(*(drive(t, stats, until, True, 0) for t in tables))
-    await asyncio.sleep(WARM_UP)
-    stats.reset()
-    cpu0, others0, t0 = cpu_seconds(pids), other_cpu(), time.perf_counter()
-    await driving
-    await wait_until(lambda: all(t.pending is None for t in tables), 10, "last actions", False)
-    stats.undelivered = sum(t.pending is not None for t in tables)
-    elapsed = time.perf_counter() - t0
-    cpu1, others1 = cpu_seconds(pids), other_cpu()
-    stats.measuring = False
-    for ws in sockets:
-        await ws.close()
-    for task in readers:
-        task.cancel()
+    window = await measure(tables, stats, pids, duration, product=True, size=0)
+    await hang_up(sockets, readers)
     updates = stats.frames - frames_before
     return {
-        "stats": stats, "elapsed": elapsed, "duration": duration, "connect": connect_time,
-        "cpu": cpu1 - cpu0, "others": {k: others1[k] - others0[k] for k in others1},
+        **window, "connect": connect_time,
         "rss_per_player_kb": (rss_after - rss_before) / len(everyone),
         "rss_total_mb": rss_after / 1024, "players": len(everyone),
         "frame_size": (stats.frame_bytes - bytes_before) / max(1, updates),
@@ -442,26 +454,10 @@ async def run_bare(servers: list[Server], tables_n: int, seats: int, duration: f
         table.players.append(player)
         readers.append(asyncio.create_task(player.read(product=False)))
     rss_after = rss_kb(pids)
-    loop = asyncio.get_running_loop()
-    until = loop.time() + WARM_UP + duration
-    driving = asyncio.gather(*(drive(t, stats, until, False, size) for t in tables))
-    await asyncio.sleep(WARM_UP)
-    stats.reset()
-    cpu0, others0, t0 = cpu_seconds(pids), other_cpu(), time.perf_counter()
-    await driving
-    await wait_until(lambda: all(t.pending is None for t in tables), 10, "last broadcasts",
-                     False)
-    stats.undelivered = sum(t.pending is not None for t in tables)
-    elapsed = time.perf_counter() - t0
-    cpu1, others1 = cpu_seconds(pids), other_cpu()
-    stats.measuring = False
-    for ws in sockets:
-        await ws.close()
-    for task in readers:
-        task.cancel()
+    window = await measure(tables, stats, pids, duration, product=False, size=size)
+    await hang_up(sockets, readers)
     return {
-        "stats": stats, "elapsed": elapsed, "duration": duration, "cpu": cpu1 - cpu0,
-        "others": {k: others1[k] - others0[k] for k in others1},
+        **window,
         "rss_per_player_kb": (rss_after - rss_before) / (tables_n * seats),
         "players": tables_n * seats,
     }
