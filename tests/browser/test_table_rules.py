@@ -171,14 +171,15 @@ def test_the_language_switch_shows_english_and_back(players):
     rumi.create_room("ludo", 2)
     page = rumi.page
     expect(page.locator("#code-title")).to_have_text("রুম কোড")
-    page.select_option("#language-select", "en")
-    page.locator(".language-switcher button").click()
-    rumi.wait_online()
-    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+    def switch_to(language: str) -> None:
+        page.select_option("#language-select", language)
+        page.locator(".language-switcher button").click()
+        rumi.wait_online()
+        expect(page.locator("html")).to_have_attribute("lang", language)
+
+    switch_to("en")
     expect(page.locator("#code-title")).to_have_text("Room code")
     expect(page.get_by_test_id("start")).to_have_text("Start the game")
-    page.select_option("#language-select", "bn")
-    page.locator(".language-switcher button").click()
-    rumi.wait_online()
-    expect(page.locator("html")).to_have_attribute("lang", "bn")
+    switch_to("bn")
     expect(page.locator("#code-title")).to_have_text("রুম কোড")

@@ -6,7 +6,7 @@ import copy
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from games.base import IllegalAction, InvalidOptions, NotYourTurn, Turn
@@ -490,8 +490,7 @@ def test_every_legal_bid_beats_the_current_bid(data):
 @given(st.data())
 def test_a_challenge_removes_exactly_one_die_from_a_player_in_the_round(data):
     state = _random_table(data)
-    if state.current_bid is None:
-        return
+    assume(state.current_bid is not None)
     after, events = challenge(state)
     assert after.total_dice == state.total_dice - 1
     loser = events[0]["loser"]
@@ -503,8 +502,7 @@ def test_a_challenge_removes_exactly_one_die_from_a_player_in_the_round(data):
 @given(st.data())
 def test_count_matches_rules_1_4(data):
     state = _random_table(data)
-    if state.current_bid is None:
-        return
+    assume(state.current_bid is not None)
     _, events = challenge(state)
     b = state.current_bid
     dice = [d for hand in state.hands for d in hand]
