@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import TemplateView
 
-# What the home page's "create a room" form offers, per game (RULES.md §1-3).
+# What the home page's "create a room" form offers, per game (docs/rules.md §1-3).
 # The server validates again; this only shapes the form.
 GAMES = [
     {"slug": "liars_dice", "rules": "rules_liars_dice", "min": 2, "max": 6, "default": 4},

@@ -2,7 +2,7 @@
 
 A game is a pure rules object: no Django, no I/O, no clock, no global random.
 State values are immutable; ``apply`` returns a new state and the record events
-(GAME_RECORD.md §2) that the action produced. Dice are inputs: when the pending
+(docs/record.md §2) that the action produced. Dice are inputs: when the pending
 decision is a roll, ``Turn.dice`` says how many dice it consumes, and whoever
 applies the action (the room layer, the simulator, a test) draws them from the
 fair roll stream and puts them in the action as ``{"type": "roll", "dice": [...]}``.
@@ -203,7 +203,7 @@ class Game:
         raise NotImplementedError
 
     def dice_in_event(self, event: Event) -> list[int]:
-        """The dice an event rolled, in nonce order (GAME_RECORD.md §3)."""
+        """The dice an event rolled, in nonce order (docs/record.md §3)."""
         return []
 
     def record_seat_extra(self, state: Any, seat: int) -> dict[str, Any]:

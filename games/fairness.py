@@ -1,4 +1,4 @@
-"""Provably-fair dice, scheme ``hmac-sha256-dice/1`` (GAME_RECORD.md §3).
+"""Provably-fair dice, scheme ``hmac-sha256-dice/1`` (docs/record.md §3).
 
 Before the first roll the table publishes ``sha256(server_seed)``. When the game
 starts, the client seed is fixed from what the players' browsers contributed

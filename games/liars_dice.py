@@ -1,6 +1,6 @@
-"""Liar's Dice (লায়ার্স ডাইস, 大话骰), RULES.md §1.
+"""Liar's Dice (লায়ার্স ডাইস, 大话骰), docs/rules.md §1.
 
-Rule choices, by number in RULES.md §1:
+Rule choices, by number in docs/rules.md §1:
 - 2-6 players, ``dice_per_player`` each (5 by default; 1-5 allowed).
 - 1.1 Every round starts with a chance node: the table rolls every surviving
   seat's dice at once (``Turn(seat=None, dice=<dice in play>)``), seats ascending,
@@ -21,7 +21,7 @@ Rule choices, by number in RULES.md §1:
   on, ``placings`` lists the seats already out, latest first: the tail of the
   final placings.
 
-Record events (GAME_RECORD.md §2): ``round`` (every surviving seat's dice, as
+Record events (docs/record.md §2): ``round`` (every surviving seat's dice, as
 rolled), ``bid`` and ``challenge`` (with the count and the loser).
 """
 
@@ -32,12 +32,12 @@ from typing import Any
 
 from .base import Game, IllegalAction, NotYourTurn, Option, Turn, require_dice
 
-FACES = (2, 3, 4, 5, 6, 1)  # low to high (RULES.md 1.2)
+FACES = (2, 3, 4, 5, 6, 1)  # low to high (docs/rules.md §1.2)
 CHALLENGE: dict[str, Any] = {"type": "challenge"}
 
 
 def face_rank(face: int) -> int:
-    """2 -> 0 ... 6 -> 4, 1 -> 5: the order of RULES.md 1.2."""
+    """2 -> 0 ... 6 -> 4, 1 -> 5: the order of docs/rules.md §1.2."""
     return 5 if face == 1 else face - 2
 
 
@@ -47,7 +47,7 @@ def bid_key(quantity: int, face: int) -> tuple[int, int]:
 
 
 def matches(die: int, face: int, wild: bool) -> bool:
-    """Whether ``die`` counts for a bid on ``face`` (RULES.md 1.4)."""
+    """Whether ``die`` counts for a bid on ``face`` (docs/rules.md §1.4)."""
     return die == face or (wild and face != 1 and die == 1)
 
 

@@ -1,7 +1,7 @@
-"""Ludo (Luddo, লুডু), RULES.md §2, on the square board (2-4 players) and the
+"""Ludo (Luddo, লুডু), docs/rules.md §2, on the square board (2-4 players) and the
 hexagonal board (5-6 players).
 
-Rule choices, by number in RULES.md §2:
+Rule choices, by number in docs/rules.md §2:
 - 2.1 One geometry description (``ludo_geometry``) drives both boards: arm k starts
   on loop square 13k, its star is 13k+8, every start and star is safe whether or
   not its arm is seated. L = loop - 2 and home = L + 6. Seats own the default arms

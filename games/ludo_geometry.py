@@ -1,4 +1,4 @@
-"""The Ludo boards as data (RULES.md §2.1): one description drives both boards.
+"""The Ludo boards as data (docs/rules.md §2.1): one description drives both boards.
 
 A board is a number of arms and a loop length; everything else follows from the
 two numbers, so the rules never ask "is this the hexagon?". ``Geometry`` also
@@ -21,7 +21,7 @@ TOKENS = 4
 
 BOARDS = {"square": 4, "hex": 6}  # board name -> number of arms
 
-# RULES.md §2.1: which arms the seats own, by number of players.
+# docs/rules.md §2.1: which arms the seats own, by number of players.
 DEFAULT_ARMS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3), 5: (0, 1, 2, 3, 4), 6: tuple(range(6))}
 
 
@@ -127,7 +127,7 @@ def _geometry_json(board: str) -> dict[str, Any]:
 
 def geometry_json(board: str, num_players: int | None = None) -> dict[str, Any]:
     """JSON-ready description of a board for drawing it. With ``num_players``,
-    also which arm each seat owns (RULES.md §2.1 defaults)."""
+    also which arm each seat owns (docs/rules.md §2.1 defaults)."""
     if board not in GEOMETRIES:
         raise KeyError(f"Unknown Ludo board {board!r}")
     data = dict(_geometry_json(board))

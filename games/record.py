@@ -1,4 +1,4 @@
-"""The game record ``khelaghor.record/1`` (GAME_RECORD.md): writer, reader, replayer.
+"""The game record ``khelaghor.record/1`` (docs/record.md): writer, reader, replayer.
 
 A record is a game's setup plus its ordered events. ``replay`` rebuilds the state
 by feeding the events back through the engine: each event that stands for an
@@ -86,7 +86,7 @@ def loads(text: str) -> dict[str, Any]:
 
 
 def check_shape(record: Any) -> None:
-    """The structure of GAME_RECORD.md §1, before any rule is looked at."""
+    """The structure of docs/record.md §1, before any rule is looked at."""
     if not isinstance(record, dict):
         raise RecordError("A record is a JSON object")
     if record.get("format") != FORMAT:

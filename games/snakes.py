@@ -1,6 +1,6 @@
-"""Snakes & Ladders (সাপ-লুডু), RULES.md §3.
+"""Snakes & Ladders (সাপ-লুডু), docs/rules.md §3.
 
-Rule choices, by number in RULES.md §3:
+Rule choices, by number in docs/rules.md §3:
 - 2-4 players, one token each, off the board on square 0.
 - Off the board only a 6 starts the token, straight onto square 6; any ladder or
   snake on 6 applies to that entry too.
@@ -29,7 +29,7 @@ FINISH = 100
 ENTRY_ROLL = 6
 ENTRY_SQUARE = 6
 
-# Ladder foot -> top, snake head -> tail. The classic layout of RULES.md §3.
+# Ladder foot -> top, snake head -> tail. The classic layout of docs/rules.md §3.5.
 BOARDS: dict[str, dict[str, dict[str, int]]] = {
     "classic": {
         "ladders": {"1": 38, "4": 14, "9": 31, "21": 42, "28": 84, "36": 44, "51": 67,

@@ -64,7 +64,7 @@ class Room(models.Model):
 
     @property
     def turn_seconds(self) -> float:
-        """15 s a decision, 30 s at party tables (RULES.md §4). Tests and the
+        """15 s a decision, 30 s at party tables (docs/rules.md §4.2). Tests and the
         load benchmark shorten the normal pace with KHELAGHOR_TURN_SECONDS."""
         normal = float(getattr(settings, "KHELAGHOR_TURN_SECONDS", 15))
         return 2 * normal if self.pace == self.Pace.PARTY else normal
@@ -147,7 +147,7 @@ class Game(models.Model):
     placings = models.JSONField(default=list, blank=True)
     turn_seat = models.SmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    deadline_kind = models.CharField(max_length=10, blank=True)  # human, bot, auto
+    deadline_kind = models.CharField(max_length=10, blank=True)  # "human" or "bot"
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -888,7 +888,7 @@ def room_close(room_id: int, *, reason: str) -> Change | None:
 
 
 def game_record(game_row: Game) -> dict[str, Any]:
-    """The game's record (GAME_RECORD.md): exactly its move log, the server seed
+    """The game's record (docs/record.md): exactly its move log, the server seed
     revealed only once the game is over."""
     events = list(game_row.moves.order_by("seq").values_list("event", flat=True))
     over = game_row.status != Game.Status.IN_PROGRESS

@@ -156,7 +156,7 @@ def ludo_geometry(request: HttpRequest, board: str) -> JsonResponse:
 
 @require_GET
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The finished game's record (GAME_RECORD.md) as a download."""
+    """The finished game's record (docs/record.md) as a download."""
     game_row = get_object_or_404(Game, id=game_id)
     if game_row.status == Game.Status.IN_PROGRESS:
         raise Http404("The record is published when the game is over")

@@ -1,5 +1,5 @@
-"""An independent checker of game records, written from RULES.md and
-GAME_RECORD.md alone.
+"""An independent checker of game records, written from docs/rules.md and
+docs/record.md alone.
 
 It shares no code with ``games/`` (not even the dice function): it is a second,
 deliberately plain reading of the spec, so a record our engines write is checked
@@ -76,7 +76,7 @@ def _next_seat(seat, n, out):
     raise Invalid("no seat left")
 
 
-# ---- Snakes & Ladders (RULES.md §3) -------------------------------------------------
+# ---- Snakes & Ladders (docs/rules.md §3) --------------------------------------------
 
 
 def _snakes(record, stream):
@@ -113,7 +113,7 @@ def _snakes(record, stream):
     return placed
 
 
-# ---- Liar's Dice (RULES.md §1) ------------------------------------------------------
+# ---- Liar's Dice (docs/rules.md §1) -------------------------------------------------
 
 _RANK = {2: 0, 3: 1, 4: 2, 5: 3, 6: 4, 1: 5}
 
@@ -178,7 +178,7 @@ def _liars(record, stream):
     return [winner] + out[::-1]
 
 
-# ---- Ludo (RULES.md §2) -------------------------------------------------------------
+# ---- Ludo (docs/rules.md §2) --------------------------------------------------------
 
 _DEFAULT_ARMS = {2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3], 5: [0, 1, 2, 3, 4],
                  6: [0, 1, 2, 3, 4, 5]}

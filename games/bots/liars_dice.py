@@ -1,4 +1,4 @@
-"""Computer players for Liar's Dice (RULES.md §1), from the view alone.
+"""Computer players for Liar's Dice (docs/rules.md §1), from the view alone.
 
 - ``prob[:T]``: counts its own dice as known and the unseen dice as fair; a bid is
   true with the binomial tail probability. Challenges when the current bid's
@@ -45,7 +45,7 @@ def success_sixths(face: int, wild: bool) -> int:
 
 
 def wild_after(wild: bool, face: int) -> bool:
-    """Whether 1s are wild once a bid on ``face`` is made (RULES.md 1.3)."""
+    """Whether 1s are wild once a bid on ``face`` is made (docs/rules.md §1.3)."""
     return wild and face != 1
 
 

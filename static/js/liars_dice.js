@@ -4,7 +4,7 @@
 (function () {
   "use strict";
   var KG = window.KG, t = KG.t, el = KG.el, fmt = KG.fmt, digits = KG.digits;
-  var FACE_ORDER = [2, 3, 4, 5, 6, 1];  // low to high, RULES.md 1.2
+  var FACE_ORDER = [2, 3, 4, 5, 6, 1];  // low to high, docs/rules.md §1.2
 
   // The picker's choice survives redraws within one decision.
   var pick = { key: null, quantity: null, face: null };

@@ -1,5 +1,5 @@
 /* The fairness check in the browser, so a player need not trust the server
-   (GAME_RECORD.md §3, scheme hmac-sha256-dice/1). It recomputes, with WebCrypto:
+   (docs/record.md §3, scheme hmac-sha256-dice/1). It recomputes, with WebCrypto:
    sha256(server_seed) against the hash shown before the game, then every die:
    HMAC-SHA256(server_seed, "client_seed:nonce:counter"), the first byte < 252
    gives byte % 6 + 1. Nonces count dice from 0 in event order: one per Ludo or

@@ -1,4 +1,4 @@
-"""Liar's Dice, RULES.md §1: one test per rule, named after it."""
+"""Liar's Dice, docs/rules.md §1: one test per rule, named after it."""
 
 from __future__ import annotations
 

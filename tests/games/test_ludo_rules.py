@@ -1,4 +1,4 @@
-"""Ludo rules, one test per rule of RULES.md §2.
+"""Ludo rules, one test per rule of docs/rules.md §2.
 
 Positions are written as ``{seat: [progress of tokens 0..3]}``: -1 is base, 0 the
 start square, 51..55 the home column and 56 home on the square board.

@@ -1,4 +1,4 @@
-"""Snakes & Ladders, RULES.md §3: one test per rule, named after it."""
+"""Snakes & Ladders, docs/rules.md §3: one test per rule, named after it."""
 
 from __future__ import annotations
 
