@@ -1,4 +1,4 @@
-"""Site-wide views: the home page and the health check used by nginx and systemd."""
+"""The health check used by nginx and systemd (the home page is in ``config.pages``)."""
 
 import asyncio
 import logging
@@ -9,7 +9,6 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.generic import TemplateView
 
 from rooms.timers import get_timer_backend
 
@@ -17,10 +16,6 @@ logger = logging.getLogger(__name__)
 
 # A health check that hangs is worse than one that says "down".
 CHANNEL_LAYER_TIMEOUT = 3.0
-
-
-class HomeView(TemplateView):
-    template_name = "home.html"
 
 
 def _check_database() -> str:

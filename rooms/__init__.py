@@ -1,1 +1,1 @@
-"""Rooms: seats, move logs, WebSocket consumers and turn timers (skeleton for now)."""
+"""Rooms: seats, move logs, WebSocket consumers and turn timers."""

@@ -51,9 +51,6 @@ class TimerBackend(ABC):
         """The earliest scheduled deadline, if the backend can tell cheaply."""
         return None
 
-    def state(self) -> str:
-        return "ok"
-
 
 class InProcessTimers(TimerBackend):
     """A heap guarded by a lock (services schedule from worker threads)."""
@@ -163,9 +160,6 @@ class RedisTimers(TimerBackend):
     def next_due(self):
         first = self.redis.zrange(self.due_key, 0, 0, withscores=True)
         return first[0][1] if first else None
-
-    def state(self):
-        return "ok" if self.redis.ping() else "no answer"
 
     def clear(self) -> None:
         """Tests only: forget everything under this prefix."""

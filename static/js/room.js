@@ -73,7 +73,7 @@
       S.connected = false;
       S.pending = false;
       stopPing();
-      if (ev.code === 4004 || ev.code === 4403) { setNet("gone"); render(); return; }
+      if (ev.code === 4004) { setNet("gone"); render(); return; }
       scheduleRetry();
       render();
     };

@@ -53,7 +53,7 @@ def test_both_processes_report_the_shared_services(two_servers):
 async def test_a_room_change_reaches_sockets_on_both_processes(two_servers):
     """A guest joins through process A; the host, connected to process B, sees
     it: the update crossed processes through the Redis channel layer."""
-    from rooms.client import RoomClient
+    from tests.room_client import RoomClient
 
     server_a, server_b = two_servers
     host = RoomClient(server_b.base_url, "Tanvir")

@@ -1,4 +1,4 @@
-"""Helpers that seat real clients at real tables (rooms.client.RoomClient) and
+"""Helpers that seat real clients at real tables (tests.room_client.RoomClient) and
 read what the server published: the room's JSON snapshot and a game's record."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import urllib.request
 from typing import Any
 
 from games.bots import make_bot
-from rooms.client import RoomClient
+from tests.room_client import RoomClient
 
 
 def fetch_json(client: RoomClient, path: str) -> Any:

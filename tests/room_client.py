@@ -1,9 +1,12 @@
-"""A Python client for the room protocol (docs/protocol.md), for tests and bench/.
+"""A Python client for the room protocol (docs/protocol.md), for the tests that
+drive real daphne processes.
 
 It does what a browser does: gets a session and a nickname over HTTP, creates or
 joins rooms, keeps one WebSocket per room, tracks the room version from
 snapshots and updates, and can play a seat with any of the engines' bots, which
-see only the view the server sent. Uses ``websockets``; no Django import.
+see only the view the server sent. Uses ``websockets``, a development-only
+dependency (requirements-dev.txt): that is why this lives under tests/ and not
+in the rooms app, which a production process imports. No Django import.
 """
 
 from __future__ import annotations
