@@ -34,13 +34,14 @@ STAFF = ("csp-moderator", "a-long-test-password-77")
 
 
 @pytest.fixture(scope="module")
-def finished_game(server) -> int:
-    """A finished Ludo game in the server's database, for its game page."""
+def finished_game(server) -> tuple[int, int]:
+    """A finished Ludo game in the server's database: its id and its room's id."""
     out = run_manage("shell", "-c", (
         "from tests.history.factories import record_for, stored_game; "
-        "print(stored_game(record_for('ludo')).id)"
+        "g = stored_game(record_for('ludo')); print(g.id, g.room_id)"
     ), env=server.env)
-    return int(out.strip().splitlines()[-1])
+    game_id, room_id = out.strip().splitlines()[-1].split()
+    return int(game_id), int(room_id)
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +100,7 @@ def start_table(player, game: str, seats: int) -> str:
 
 @pytest.mark.timeout(600)
 def test_no_page_breaks_the_content_security_policy(players, server, finished_game, staff):
+    game_id, room_id = finished_game
     rumi = players("Rumi", "bn", PHONE)
     watched = Watched(rumi)
 
@@ -106,7 +108,7 @@ def test_no_page_breaks_the_content_security_policy(players, server, finished_ga
     rumi.start()
     for path in ("/", "/rules/liars-dice/", "/rules/ludo/", "/rules/snakes-and-ladders/",
                  "/verify/", "/accounts/login/", "/accounts/signup/", "/accounts/profile/",
-                 f"/games/{finished_game}/"):
+                 f"/games/{game_id}/"):
         watched.visit(path)
     expect(rumi.page.locator("#replay, [data-url]").first).to_be_attached()
     watched.visit("/r/PADA/", status=404)
@@ -139,9 +141,10 @@ def test_no_page_breaks_the_content_security_policy(players, server, finished_ga
     staff_page.page.fill("#id_password", staff[1])
     staff_page.page.locator("input[type=submit]").click()
     expect(staff_page.page.locator("#user-tools")).to_be_visible()
-    for path in ("/admin/", "/admin/rooms/room/", "/admin/rooms/game/",
-                 f"/admin/rooms/game/{finished_game}/change/", "/admin/rooms/report/",
-                 "/staff/dashboard/"):
+    for path in ("/admin/", "/admin/rooms/room/", f"/admin/rooms/room/{room_id}/change/",
+                 f"/admin/rooms/room/{room_id}/moderate/close/", "/admin/rooms/game/",
+                 f"/admin/rooms/game/{game_id}/change/", "/admin/rooms/report/",
+                 "/admin/rooms/moderationlog/", "/staff/dashboard/"):
         staff_watch.visit(path)
 
     assert watched.clean(), json.dumps(watched.violations + watched.console, indent=1)
