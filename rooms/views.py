@@ -98,9 +98,9 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
-def _guessed_room(request: HttpRequest, code: str, **find) -> Room:
-    """The room for a code a visitor gave, counted as a guess (rooms.guessing)."""
-    return guessing.look_up(code, _session_key(request), client_address(request), **find)
+def _guessed_room(request: HttpRequest, code: str) -> Room:
+    """The open room for a code a visitor gave, counted as a guess (rooms.guessing)."""
+    return guessing.look_up(code, _session_key(request), client_address(request))
 
 
 def too_many_guesses(request: HttpRequest, refusal: guessing.TooManyGuesses) -> HttpResponse:
