@@ -4,6 +4,8 @@ room it sits in."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -13,6 +15,7 @@ from config.asgi import application
 from rooms import guessing, services
 from rooms.services import Actor
 from tests.rooms.test_consumer import aguest
+from tests.rooms.test_guessing import bengali_minutes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,9 +48,12 @@ async def test_a_refused_guesser_reads_when_to_retry_in_its_language():
     await spend_guesses(key)
     bengali = await first_answer("ZZZY", key)
     assert bengali["code"] == "rate_limited" and 0 < bengali["retry_after"] <= 600
-    assert bengali["message"].endswith("১০ মিনিট পরে আবার চেষ্টা করুন।")
+    minutes = bengali_minutes(bengali["retry_after"])
+    assert bengali["message"].endswith(f"{minutes} মিনিট পরে আবার চেষ্টা করুন।")
     english = await first_answer("ZZZY", key, cookies="; django_language=en")
-    assert english["message"] == "Too many unknown room codes. Please try again in 10 minutes."
+    n = math.ceil(english["retry_after"] / 60)
+    unit = "minute" if n == 1 else "minutes"
+    assert english["message"] == f"Too many unknown room codes. Please try again in {n} {unit}."
     browser = await first_answer("ZZZY", key, (b"accept-language", b"en-GB,en;q=0.8"))
     assert browser["message"].startswith("Too many unknown room codes.")
 
