@@ -1,8 +1,12 @@
 """Sign-up and a sign-in form that refuses to be guessed at.
 
-Failed sign-ins are counted in the cache per username and per address; after
-``MAX_FAILURES`` in ``WINDOW`` seconds further attempts are refused (even with
-the right password) until the window passes, with a message that says so.
+Failed sign-ins are counted in the cache per username *and address* pair: after
+``MAX_FAILURES`` in ``WINDOW`` seconds that pair is refused (even with the right
+password) until the window passes, with a message that says when. Counting per
+username alone would let anyone lock a player (or a moderator) out by typing
+their name wrongly ten times. Many players share one address (carrier NAT), so
+the address alone has a far higher limit, ``ADDRESS_MAX_FAILURES``, which stops
+one address trying many usernames without locking out its neighbours at once.
 """
 
 from __future__ import annotations
@@ -12,27 +16,33 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from config.clients import client_address
-from config.ratelimit import FailureWindow
+from config.ratelimit import FailureWindow, minutes_to_wait
 
-MAX_FAILURES = 10
+MAX_FAILURES = 10  # per username and address
+ADDRESS_MAX_FAILURES = 100  # per address, whatever the username
 WINDOW = 15 * 60  # seconds
 
 
-_failures = FailureWindow("login-fail", MAX_FAILURES, WINDOW)
+_pair_failures = FailureWindow("login-fail", MAX_FAILURES, WINDOW)
+_address_failures = FailureWindow("login-fail-address", ADDRESS_MAX_FAILURES, WINDOW)
 
 
-def _keys(username: str, address: str) -> tuple[str, str]:
-    return f"u:{username.strip().lower()[:150]}", f"a:{address}"
+def _pair_key(username: str, address: str) -> str:
+    return f"u:{username.strip().lower()[:150]}|a:{address}"
 
 
-def too_many_failures(username: str, address: str) -> bool:
-    return _failures.exceeded(*_keys(username, address))
+def retry_after(username: str, address: str) -> int:
+    """Seconds until this username may be tried from this address again; 0: now."""
+    return max(_pair_failures.retry_after(_pair_key(username, address)),
+               _address_failures.retry_after(f"a:{address}"))
 
 
 def count_failure(username: str, address: str) -> None:
-    _failures.count(*_keys(username, address))
+    _pair_failures.count(_pair_key(username, address))
+    _address_failures.count(f"a:{address}")
 
 
 class SignUpForm(UserCreationForm):
@@ -53,19 +63,21 @@ class SignUpForm(UserCreationForm):
         return user
 
 
-class RateLimitedLoginForm(AuthenticationForm):
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "rate_limited": _(
-            "Too many failed sign-in attempts. Please wait 15 minutes and try again."
-        ),
-    }
+def wait_message(seconds: int) -> str:
+    minutes, shown = minutes_to_wait(seconds)
+    return ngettext(
+        "Too many failed sign-in attempts. Please try again in %(minutes)s minute.",
+        "Too many failed sign-in attempts. Please try again in %(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": shown}
 
+
+class RateLimitedLoginForm(AuthenticationForm):
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         address = client_address(self.request) if self.request else ""
-        if too_many_failures(username, address):
-            raise forms.ValidationError(self.error_messages["rate_limited"], code="rate_limited")
+        if wait := retry_after(username, address):
+            raise forms.ValidationError(wait_message(wait), code="rate_limited")
         try:
             return super().clean()
         except forms.ValidationError:

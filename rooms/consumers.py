@@ -18,8 +18,9 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
-from config.clients import scope_address
+from config.clients import scope_address, scope_language, socket_origin_matches
 
 from . import codes, errors, guessing, publish, services, ticker
 from .publish import room_group
@@ -90,6 +91,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         publish.from_event_loop()
+        if not socket_origin_matches(self.scope):
+            await self.close()  # before accept: the handshake is refused (HTTP 403)
+            return
         self.window_start = time.monotonic()
         self.window_count = 0
         self.last_reaction = 0.0
@@ -101,19 +105,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.session_key = await _ensure_session(session)
         self.owner = owner_tag(self.session_key)
         await self.accept()
-        who = (self.session_key, scope_address(self.scope))
         try:
-            if not await database_sync_to_async(guessing.may_guess)(*who):
-                raise errors.RoomError("Too many unknown room codes; wait a few minutes")
-            room = await database_sync_to_async(services.room_get)(self.code)
+            room = await database_sync_to_async(guessing.look_up)(
+                self.code, self.session_key, scope_address(self.scope)
+            )
+        except guessing.TooManyGuesses as refusal:
+            with translation.override(scope_language(self.scope)):
+                message = guessing.refusal_text(refusal.retry_after)
+            await self._send({"type": "error", "code": refusal.code, "message": message,
+                              "retry_after": refusal.retry_after})
+            await self.close(code=CLOSE_FLOOD)
+            return
         except errors.NotFound as exc:
-            await database_sync_to_async(guessing.count_miss)(*who)
             await self._error(exc)
             await self.close(code=CLOSE_NO_ROOM)
-            return
-        except errors.RoomError as exc:
-            await self._error(exc, code="rate_limited")
-            await self.close(code=CLOSE_FLOOD)
             return
         self.room_id = room.id
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)

@@ -12,8 +12,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import codes, errors, history, moderation, services
-from .models import Report
+from config.clients import client_address
+
+from . import codes, errors, guessing, history, moderation, services
+from .models import Report, Room
+from .views import too_many_guesses
 
 STATUS_FOR = {"not_found": 404, "rate_limited": 429}
 
@@ -31,17 +34,27 @@ def _wants_json(request: HttpRequest) -> bool:
             or request.headers.get("X-Requested-With") == "XMLHttpRequest")
 
 
+def _latest_room(code: str) -> Room | None:
+    return Room.objects.filter(code=code).order_by("-created_at").first()
+
+
 @require_POST
 def report(request: HttpRequest, code: str) -> HttpResponse:
     """POST /r/<CODE>/report/ reason=abusive_name|cheating|spam|other, note (≤ 300
-    characters, optional), seat (0-based, optional)."""
+    characters, optional), seat (0-based, optional). The code counts as a guess
+    (rooms.guessing) like at every other door; a room that has just closed can
+    still be reported."""
     seat_raw = request.POST.get("seat", "").strip()
     try:
+        guessing.look_up(code, _actor(request).session_key, client_address(request),
+                         find=_latest_room)
         seat = int(seat_raw) if seat_raw else None
         moderation.report_create(
             code=code, actor=_actor(request), reason=request.POST.get("reason", ""),
             note=request.POST.get("note", ""), seat=seat,
         )
+    except guessing.TooManyGuesses as refusal:
+        return too_many_guesses(request, refusal)
     except ValueError:
         error = errors.BadMessage("There is no such seat")
     except errors.RoomError as exc:

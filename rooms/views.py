@@ -20,7 +20,7 @@ from config.clients import client_address
 from games.registry import game_names
 
 from . import codes, errors, guessing, services
-from .models import Game
+from .models import Game, Room
 from .nicknames import BadNickname, clean_nickname
 
 
@@ -54,7 +54,7 @@ def nickname(request: HttpRequest) -> HttpResponse:
     try:
         request.session["nickname"] = clean_nickname(request.POST.get("name", ""))
     except BadNickname as exc:
-        messages.error(request, _(str(exc)))
+        messages.error(request, str(exc))  # already in the visitor's language
         return redirect(f"{reverse('home')}#nickname")
     return redirect(_safe_next(request))
 
@@ -98,21 +98,39 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
+def _guessed_room(request: HttpRequest, code: str) -> Room:
+    """The open room for a code a visitor gave, counted as a guess (rooms.guessing)."""
+    return guessing.look_up(code, _session_key(request), client_address(request))
+
+
+def too_many_guesses(request: HttpRequest, refusal: guessing.TooManyGuesses) -> HttpResponse:
+    """HTTP 429 with Retry-After, as a page or (for the JSON doors) as JSON."""
+    text = guessing.refusal_text(refusal.retry_after)
+    wants_json = (request.path.startswith("/api/")
+                  or "application/json" in request.headers.get("Accept", "")
+                  or request.headers.get("X-Requested-With") == "XMLHttpRequest")
+    if wants_json:
+        response = JsonResponse({"type": "error", "code": refusal.code, "message": text,
+                                 "retry_after": refusal.retry_after}, status=429)
+    else:
+        response = render(request, "rooms/rate_limited.html", {"message": text}, status=429)
+    response["Retry-After"] = str(refusal.retry_after)
+    return response
+
+
+def _no_such_room(request: HttpRequest, code: str) -> HttpResponse:
+    return render(request, "rooms/not_found.html", {"code": code[:8]}, status=404)
+
+
 @require_GET
 def join_by_code(request: HttpRequest) -> HttpResponse:
-    """Guessing codes is rate-limited (rooms.guessing): HTTP 429 when over."""
-    who = (_session_key(request), client_address(request))
-    if not guessing.may_guess(*who):
-        return render(request, "rooms/not_found.html", {"rate_limited": True}, status=429)
-    code = codes.normalize(request.GET.get("code", ""))
+    typed = request.GET.get("code", "")
     try:
-        room = services.room_get(code) if code else None
+        room = _guessed_room(request, typed)
+    except guessing.TooManyGuesses as refusal:
+        return too_many_guesses(request, refusal)
     except errors.NotFound:
-        room = None
-    if room is None:
-        guessing.count_miss(*who)
-        return render(request, "rooms/not_found.html", {"code": request.GET.get("code", "")[:8]},
-                      status=404)
+        return _no_such_room(request, typed)
     return redirect("room", code=room.code)
 
 
@@ -122,9 +140,12 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
     if normal and normal != code:
         return redirect("room", code=normal)
     try:
+        _guessed_room(request, code)
         snapshot = services.snapshot_for(normal, _session_key(request))
+    except guessing.TooManyGuesses as refusal:
+        return too_many_guesses(request, refusal)
     except errors.NotFound:
-        return render(request, "rooms/not_found.html", {"code": code[:8]}, status=404)
+        return _no_such_room(request, code)
     share_url = request.build_absolute_uri(reverse("room", args=[normal]))
     return render(request, "rooms/room.html", {
         "code": normal, "snapshot": snapshot, "share_url": share_url,
@@ -132,13 +153,33 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
     })
 
 
+def invitation(snapshot: dict) -> dict:
+    """What the invite link needs of a private room, for someone not seated in it:
+    the game, whether it is open, and which seats are free; no names, no game."""
+    room = snapshot["room"]
+    return {
+        "type": "invitation",
+        "room": {key: room[key] for key in ("code", "game", "status", "pace", "visibility")}
+        | {"seats": [{"seat": s["seat"], "kind": "open" if s["kind"] == "open" else "taken"}
+                     for s in room["seats"]]},
+    }
+
+
 @require_GET
 def room_api(request: HttpRequest, code: str) -> JsonResponse:
+    """The room's snapshot as JSON. A private room answers someone without a
+    seat in it with the invitation only (see ``invitation``)."""
     try:
-        return JsonResponse(services.snapshot_for(code, _session_key(request)))
+        room = _guessed_room(request, code)
+        snapshot = services.snapshot_for(room.code, _session_key(request))
+    except guessing.TooManyGuesses as refusal:
+        return too_many_guesses(request, refusal)
     except errors.NotFound as exc:
-        return JsonResponse({"type": "error", "code": exc.code, "message": exc.message},
+        return JsonResponse({"type": "error", "code": exc.code, "message": _(exc.message)},
                             status=404)
+    if room.visibility == Room.Visibility.PRIVATE and snapshot["you"]["seat"] is None:
+        return JsonResponse(invitation(snapshot))
+    return JsonResponse(snapshot)
 
 
 @require_GET

@@ -124,11 +124,40 @@ def test_login_is_rate_limited_per_username_with_a_clear_message(client, django_
 
 
 def test_login_is_rate_limited_per_address_across_usernames(client, django_user_model):
+    from accounts_optional.forms import ADDRESS_MAX_FAILURES
+
     django_user_model.objects.create_user("rumi", password=PASSWORD)
-    for i in range(10):
+    for i in range(ADDRESS_MAX_FAILURES):
         client.post(reverse("login"), {"username": f"nobody{i}", "password": "x"})
     response = client.post(reverse("login"), {"username": "rumi", "password": PASSWORD})
     assert not response.wsgi_request.user.is_authenticated
+    assert response.context["form"].errors["__all__"][0].startswith(("Too many", "অনেকবার"))
+
+
+def test_a_wrong_password_from_one_address_does_not_lock_the_name_at_another(
+        client, django_user_model):
+    """Anyone can type a player's name: ten wrong passwords lock that name for
+    that address only, and a few wrong names do not lock the address."""
+    from django.test import Client
+
+    django_user_model.objects.create_user("rumi", password=PASSWORD)
+    for _ in range(10):
+        client.post(reverse("login"), {"username": "rumi", "password": "wrong"},
+                    REMOTE_ADDR="198.51.100.7")
+    locked = client.post(reverse("login"), {"username": "rumi", "password": PASSWORD},
+                         REMOTE_ADDR="198.51.100.7")
+    assert not locked.wsgi_request.user.is_authenticated
+    elsewhere = Client().post(reverse("login"), {"username": "rumi", "password": PASSWORD},
+                              REMOTE_ADDR="203.0.113.20")
+    assert elsewhere.status_code == 302 and elsewhere.wsgi_request.user.is_authenticated
+
+    neighbour = Client()
+    for i in range(10):
+        neighbour.post(reverse("login"), {"username": f"nobody{i}", "password": "x"},
+                       REMOTE_ADDR="203.0.113.20")
+    after = neighbour.post(reverse("login"), {"username": "rumi", "password": PASSWORD},
+                           REMOTE_ADDR="203.0.113.20")
+    assert after.status_code == 302
 
 
 def test_sign_out_password_change_and_reset(client, django_user_model):

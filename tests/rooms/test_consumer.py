@@ -180,11 +180,12 @@ async def test_guessing_codes_over_the_socket_is_rate_limited():
     from rooms import guessing
 
     key = await aguest("guesser")
-    for _ in range(guessing.MISSES_ALLOWED):
+    for _ in range(guessing.SESSION_MISSES):
         socket = await connect("ZZZZ", key)
         assert (await receive(socket))["code"] == "not_found"
         await socket.receive_output(timeout=5)
     socket = await connect("ZZZZ", key)
     refused = await receive(socket)
     assert refused["code"] == "rate_limited"
+    assert 0 < refused["retry_after"] <= guessing.WINDOW_SECONDS
     assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}

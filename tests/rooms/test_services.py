@@ -554,3 +554,34 @@ def test_a_broadcast_failure_after_commit_does_not_undo_or_fail_the_move(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         act(room, host, {"type": "roll"})
     assert callbacks and moves(room) > before
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("\u09cd" * 20, "at least one letter or digit"),  # twenty viramas draw nothing
+    ("\u09be\u09bf", "at least one letter or digit"),  # vowel signs alone
+    ("\u200c\u200d", "invisible characters"),  # zero-width non-joiner and joiner
+    ("ক\u200bখ", "invisible characters"),  # a zero-width space inside
+    ("a\u00a0b", "invisible characters"),  # a no-break space looks like a space
+    ("রুমি \u09bf", "must follow a letter"),  # a vowel sign on a space
+    ("\u09cdকখ", "must follow a letter"),
+])
+def test_nicknames_that_look_blank_are_refused_with_a_reason(name, reason):
+    from django.utils import translation
+
+    from rooms.nicknames import BadNickname, clean_nickname
+
+    with translation.override("en"), pytest.raises(BadNickname, match=reason):
+        clean_nickname(name)
+
+
+def test_a_refused_nickname_says_why_in_bengali_first(client):
+    response = client.post("/nickname/", {"name": "\u09cd" * 20}, follow=True)
+    assert "ডাকনামে অন্তত একটা অক্ষর বা সংখ্যা থাকতে হবে" in response.content.decode()
+    assert "nickname" not in client.session
+
+
+@pytest.mark.parametrize("name", ["রুমি", "কৃষ্ণ", "Tanvir 2", "শ্রী", "৳ রুমি", "অ"])
+def test_real_names_with_marks_on_letters_are_kept(name):
+    from rooms.nicknames import clean_nickname
+
+    assert clean_nickname(name) == name
