@@ -7,12 +7,14 @@
  * - Any other page: the network; without one, the offline page.
  * - Live rooms, sockets, the API, the admin and accounts (CONFIG.never) are
  *   never answered from a cache nor stored: a table must never look live when
- *   it is not.
+ *   it is not. Offline, opening one shows the offline page.
  */
 "use strict";
 
 const CONFIG = {{ config|safe }};
 const CACHE = "khelaghor-" + CONFIG.version;
+// Pages vary by cookie and language; offline, the stored copy is the one to show.
+const MATCH = { ignoreVary: true };
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -37,7 +39,7 @@ self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "language" || typeof data.lang !== "string") return;
   event.waitUntil(caches.open(CACHE).then(async (cache) => {
-    const marker = await cache.match("/__language");
+    const marker = await cache.match("/__language", MATCH);
     if (marker && (await marker.text()) === data.lang) return;
     await cache.addAll(CONFIG.pages);
     await cache.put("/__language", new Response(data.lang));
@@ -49,7 +51,7 @@ function neverCached(url) {
 }
 
 async function fromCacheFirst(request) {
-  const cached = await caches.match(request);
+  const cached = await caches.match(request, MATCH);
   if (cached) return cached;
   const response = await fetch(request);
   if (response.ok) (await caches.open(CACHE)).put(request, response.clone());
@@ -62,16 +64,22 @@ async function fromNetworkFirst(request, store) {
     if (store && response.ok) (await caches.open(CACHE)).put(request, response.clone());
     return response;
   } catch (offline) {
-    const cached = store ? await caches.match(request, { ignoreSearch: true }) : null;
-    return cached || (await caches.match(CONFIG.offline)) || Response.error();
+    const cached = store ? await caches.match(request, { ignoreSearch: true, ignoreVary: true }) : null;
+    return cached || (await caches.match(CONFIG.offline, MATCH)) || Response.error();
   }
 }
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || neverCached(url)) {
+  if (request.method !== "GET" || url.origin !== self.location.origin) {
     return; // the browser fetches it as if there were no worker
+  }
+  if (neverCached(url)) {
+    // Live: straight from the network, never stored. Opening one offline
+    // shows the offline page rather than the browser's error.
+    if (request.mode === "navigate") event.respondWith(fromNetworkFirst(request, false));
+    return;
   }
   if (url.pathname.startsWith(CONFIG.staticPrefix)) {
     event.respondWith(fromCacheFirst(request));
