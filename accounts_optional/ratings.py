@@ -210,6 +210,8 @@ def game_finished(room: Room, game: Game, seats) -> None:
     if not is_rated_table(room):
         return
     at_end = [SeatAtEnd(s.index, s.kind, s.user_id, s.bot_kind) for s in seats]
+    if not any(s.kind == "human" and s.user_id is not None for s in at_end):
+        return  # guests and computers only: no rating to change
     game_id = game.id
     transaction.on_commit(lambda: _submit(game_id, at_end), robust=True)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -79,6 +80,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     body = render_to_string("installable/sw.js", {"config": json.dumps({
         "version": version, "pages": pages, "assets": assets, "never": NEVER_CACHED,
         "offline": reverse("offline"), "staticPrefix": static(""),
+        # Hashed names (production) never change content, so the cache may answer
+        # first; plain names (development) must be fetched again to see edits.
+        "staticHashed": isinstance(staticfiles_storage, ManifestFilesMixin),
     })})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     # Browsers look for a new worker at least daily; no-cache makes it every visit.

@@ -1,6 +1,7 @@
 /* Khelaghor's service worker (served at /sw.js by config.installable).
  *
- * - Static files: from the cache first (their names change when they do).
+ * - Static files: from the cache first when their names carry a hash of their
+ *   content (production); from the network first otherwise (development).
  * - The offline page and the rules pages: stored at install, then fetched from
  *   the network first and stored again, so the rules stay readable offline in
  *   the language last read.
@@ -65,7 +66,8 @@ async function fromNetworkFirst(request, store) {
     return response;
   } catch (offline) {
     const cached = store ? await caches.match(request, { ignoreSearch: true, ignoreVary: true }) : null;
-    return cached || (await caches.match(CONFIG.offline, MATCH)) || Response.error();
+    const fallback = request.mode === "navigate" ? await caches.match(CONFIG.offline, MATCH) : null;
+    return cached || fallback || Response.error();
   }
 }
 
@@ -82,7 +84,7 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (url.pathname.startsWith(CONFIG.staticPrefix)) {
-    event.respondWith(fromCacheFirst(request));
+    event.respondWith(CONFIG.staticHashed ? fromCacheFirst(request) : fromNetworkFirst(request, true));
   } else if (CONFIG.pages.includes(url.pathname)) {
     event.respondWith(fromNetworkFirst(request, true));
   } else if (request.mode === "navigate") {

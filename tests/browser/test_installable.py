@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.browser.conftest import DESKTOP, LOCALES, PHONE
+from tests.browser.test_contrast import LOW_CONTRAST
 from tests.services import CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
@@ -167,6 +168,7 @@ def test_offline_the_app_shows_a_friendly_page_and_the_rules_but_never_a_live_ro
         page.goto(player.base_url + "/")
         offline = page.get_by_test_id("offline")
         expect(offline.locator("h1")).to_have_text(OFFLINE_TITLE[lang])
+        assert page.evaluate(LOW_CONTRAST) == []
         player.shoot(screenshots, "offline")
 
         offline.get_by_role("link", name=LUDO_RULES_LINK[lang], exact=True).click()

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.play import play_to_the_end
+from tests.browser.test_contrast import LOW_CONTRAST
 from tests.servers import run_manage
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
@@ -109,6 +110,7 @@ def test_a_rated_game_puts_the_player_on_the_leaderboard_and_their_profile(
     assert names[:3] == [f"{name}{suffix}" for name, *_ in SETTLED]  # best first
     expect(ranked.first.locator(".rating")).to_contain_text("31.3 ± 4.0")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(LOW_CONTRAST) == []
     host.shoot(screenshots, "leaderboard")
 
     page.goto(host.base_url + "/accounts/profile/")
@@ -117,6 +119,7 @@ def test_a_rated_game_puts_the_player_on_the_leaderboard_and_their_profile(
     expect(mine.locator("svg.rating-chart polyline.rating-line")).to_have_count(1)
     points = mine.locator("polyline.rating-line").get_attribute("points").split()
     assert len(points) == 2  # the start, and after this game
+    assert page.evaluate(LOW_CONTRAST) == []
     host.shoot(screenshots, "profile-ratings")
 
     # The same pages in Bengali: Bengali digits, Bengali words.
@@ -130,6 +133,7 @@ def test_a_rated_game_puts_the_player_on_the_leaderboard_and_their_profile(
     assert not any(ch.isascii() and ch.isdigit() for ch in table_text), table_text
     assert any(ch in BN_DIGITS for ch in table_text)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(LOW_CONTRAST) == []
     host.shoot(screenshots, "leaderboard")
     page.goto(host.base_url + "/accounts/profile/")
     expect(page.get_by_test_id("ratings")).to_contain_text("রেটিংয়ের খেলা ১টি")
