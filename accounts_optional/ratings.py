@@ -207,13 +207,16 @@ _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings")
 def game_finished(room: Room, game: Game, seats) -> None:
     """Called by ``rooms.services`` in the transaction that ends ``game``: the
     ratings are updated after it commits, on a background thread."""
-    if not is_rated_table(room):
-        return
-    at_end = [SeatAtEnd(s.index, s.kind, s.user_id, s.bot_kind) for s in seats]
-    if not any(s.kind == "human" and s.user_id is not None for s in at_end):
-        return  # guests and computers only: no rating to change
-    game_id = game.id
-    transaction.on_commit(lambda: _submit(game_id, at_end), robust=True)
+    try:
+        if not is_rated_table(room):
+            return
+        at_end = [SeatAtEnd(s.index, s.kind, s.user_id, s.bot_kind) for s in seats]
+        if not any(s.kind == "human" and s.user_id is not None for s in at_end):
+            return  # guests and computers only: no rating to change
+        game_id = game.id
+        transaction.on_commit(lambda: _submit(game_id, at_end), robust=True)
+    except Exception:  # the move that ended the game stands whatever happens here
+        log.exception("rating game %s not scheduled", game.id)
 
 
 def _submit(game_id: int, seats: list[SeatAtEnd]) -> Future:

@@ -241,6 +241,13 @@ def test_the_bengali_leaderboard_writes_numbers_in_bengali_digits(client, django
     assert ">" + "12".translate(BN) + "<" in html
 
 
+def test_every_profile_links_to_the_three_leaderboards(client):
+    html = client.get(reverse("profile")).content.decode()  # a guest's, too
+    for slug in ("liars-dice", "ludo", "snakes-and-ladders"):
+        assert f'href="/leaderboard/{slug}/"' in html
+        assert client.get(f"/leaderboard/{slug}/").status_code == 200
+
+
 def test_an_unknown_game_has_no_leaderboard(client):
     assert client.get("/leaderboard/chess/").status_code == 404
 
