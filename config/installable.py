@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -70,6 +71,12 @@ def _precached_pages() -> list[str]:
             reverse("rules_snakes")]
 
 
+def _static_prefix() -> str:
+    # static("") would ask the manifest storage for a file named "" (production).
+    prefix = settings.STATIC_URL
+    return prefix if prefix.startswith(("/", "http")) else "/" + prefix
+
+
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     pages = _precached_pages()
@@ -79,7 +86,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     version = hashlib.sha256("\n".join(pages + assets).encode()).hexdigest()[:12]
     body = render_to_string("installable/sw.js", {"config": json.dumps({
         "version": version, "pages": pages, "assets": assets, "never": NEVER_CACHED,
-        "offline": reverse("offline"), "staticPrefix": static(""),
+        "offline": reverse("offline"), "staticPrefix": _static_prefix(),
         # Hashed names (production) never change content, so the cache may answer
         # first; plain names (development) must be fetched again to see edits.
         "staticHashed": isinstance(staticfiles_storage, ManifestFilesMixin),

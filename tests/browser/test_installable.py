@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
+import subprocess
 import time
 from urllib.parse import urljoin
 
@@ -23,9 +25,27 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests.browser.conftest import DESKTOP, LOCALES, PHONE
 from tests.browser.test_contrast import LOW_CONTRAST
+from tests.servers import REPO_ROOT, python_for_servers
 from tests.services import CHROMIUM_ARGS
 
-pytestmark = [pytest.mark.browser, pytest.mark.integration]
+# In production static files have hashed names from collectstatic's manifest:
+# the worker and the manifest must name those (and not crash looking them up).
+PRODUCTION_PROBE = """
+import json, os, sys
+import django
+django.setup()
+from django.conf import settings
+settings.STATIC_ROOT = sys.argv[1]
+from django.core.management import call_command
+call_command("collectstatic", "--noinput", verbosity=0)
+from django.test import Client
+client = Client()
+worker, manifest = client.get("/sw.js"), client.get("/manifest.webmanifest")
+body = worker.content.decode()
+config = json.loads(body.split("const CONFIG = ", 1)[1].split(";\\n", 1)[0])
+print(json.dumps({"worker": worker.status_code, "manifest": manifest.status_code,
+                  "config": config, "icons": [i["src"] for i in manifest.json()["icons"]]}))
+"""
 
 OFFLINE_TITLE = {"bn": "আপনি অফলাইনে আছেন", "en": "You are offline"}
 LUDO_RULES_LINK = {"bn": "লুডু কীভাবে খেলবেন", "en": "How to play Ludo"}
@@ -99,6 +119,24 @@ def app_user(playwright, chromium_path, server, tmp_path):
         assert not foreign, f"third-party requests: {foreign}"
 
 
+def test_in_production_the_worker_and_manifest_name_the_hashed_static_files(tmp_path):
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "0",
+           "DJANGO_SECRET_KEY": "production-probe-" + "k" * 40,
+           "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_SECURE_SSL_REDIRECT": "0",
+           "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3"}
+    run = subprocess.run([python_for_servers(), "-c", PRODUCTION_PROBE, str(tmp_path / "static")],
+                         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert found["worker"] == 200 and found["manifest"] == 200
+    config = found["config"]
+    assert config["staticHashed"] is True and config["staticPrefix"] == "/static/"
+    hashed = re.compile(r"^/static/.+\.[0-9a-f]{12}\.(css|js|svg|png)$")
+    assert config["assets"] and all(hashed.match(a) for a in config["assets"]), config
+    assert all(hashed.match(src) for src in found["icons"]), found["icons"]
+    assert {"/r/", "/api/", "/ws/", "/admin/", "/accounts/"} <= set(config["never"])
+
+
 def wait_for_worker(page, lang: str, budget: float = 30.0) -> list[str]:
     """Wait until the service worker controls the page and has stored the pages
     in ``lang``; return the paths in its cache."""
@@ -122,6 +160,8 @@ def wait_for_worker(page, lang: str, budget: float = 30.0) -> list[str]:
         page.wait_for_timeout(200)  # poll interval; the condition above decides
 
 
+@pytest.mark.browser
+@pytest.mark.integration
 @pytest.mark.parametrize("lang", ["bn", "en"])
 def test_chromium_can_install_the_app_and_it_opens_the_home_page(lang, app_user, screenshots):
     player = app_user(lang).start("Installer")
@@ -150,6 +190,8 @@ def test_chromium_can_install_the_app_and_it_opens_the_home_page(lang, app_user,
     player.shoot(screenshots, "installable-home")
 
 
+@pytest.mark.browser
+@pytest.mark.integration
 @pytest.mark.parametrize("lang", ["bn", "en"])
 def test_offline_the_app_shows_a_friendly_page_and_the_rules_but_never_a_live_room(
     lang, app_user, screenshots
