@@ -138,3 +138,11 @@ def test_a_rated_game_puts_the_player_on_the_leaderboard_and_their_profile(
     page.goto(host.base_url + "/accounts/profile/")
     expect(page.get_by_test_id("ratings")).to_contain_text("রেটিংয়ের খেলা ১টি")
     host.shoot(screenshots, "profile-ratings")
+
+    # The host's choice in a Bengali lobby.
+    page.goto(host.base_url + "/")
+    host.create_room("ludo", 2)
+    choice = page.locator("label.choice", has=page.get_by_test_id("rated"))
+    expect(choice).to_contain_text("রেটিংয়ের খেলা")
+    expect(page.get_by_test_id("rated")).not_to_be_checked()
+    host.shoot(screenshots, "lobby-rated")
