@@ -53,17 +53,19 @@ MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 GAME_SLUGS = {"liars-dice": "liars_dice", "ludo": "ludo", "snakes-and-ladders": "snakes"}
 SLUG_OF = {game: slug for slug, game in GAME_SLUGS.items()}
 
-# Computer players as opponents: (mu, sigma) per kind. Fixed estimates, ordered
-# as the tournaments of `make bench` order the kinds; a small sigma says "we
-# know this opponent", so a result against it moves people, not the computer.
+# Computer players as opponents, per game: mu per kind, measured by
+# scripts/calibrate_bot_ratings.py (300 simulated 4-seat games, the same model,
+# every kind starting as a newcomer; figures rounded). They are never updated by
+# people's games; BOT_SIGMA says "we know this opponent", so a result against
+# one moves the person, and beating a strong computer is worth more.
+# Snakes & Ladders has no decisions: every kind is an average player.
 BOT_RATINGS = {
-    "random": (15.0, 2.0),
-    "easy": (21.0, 2.0),
-    "prob": (23.0, 2.0),
-    "smart": (23.0, 2.0),
-    "standard": (27.0, 2.0),
+    "liars_dice": {"random": -7.0, "easy": 26.0, "prob": 29.0, "standard": 51.0},
+    "ludo": {"random": 14.0, "smart": 26.0, "standard": 36.0},
+    "snakes": {"random": 25.0, "standard": 25.0},
 }
-UNKNOWN_BOT = (25.0, 2.0)  # external programs, or a kind added later
+BOT_SIGMA = 2.0
+UNKNOWN_BOT = 25.0  # external programs, or a kind added later
 
 
 # ---- which games and seats count ---------------------------------------------------
@@ -164,7 +166,7 @@ def rate_game(game_id: int, seats: list[SeatAtEnd]) -> int | None:
         others = {s.user_id for s in seats if s.user_id} - set(ratings)
         ratings.update({r.user_id: r for r in Rating.objects.filter(game=game.game,
                                                                     user_id__in=others)})
-        teams = [[_opponent(s, ratings)] for s in sorted(seats, key=lambda s: s.index)]
+        teams = [[_opponent(game.game, s, ratings)] for s in sorted(seats, key=lambda s: s.index)]
         ranks = ranks_of(game.placings, len(seats))
         updated = MODEL.rate(teams, ranks=ranks)
         for index, user_id in rated_users.items():
@@ -189,10 +191,10 @@ def _locked_ratings(game: str, user_ids: set[int]) -> dict[int, Rating]:
     return {rating.user_id: rating for rating in locked}
 
 
-def _opponent(seat: SeatAtEnd, ratings: dict[int, Rating]):
+def _opponent(game: str, seat: SeatAtEnd, ratings: dict[int, Rating]):
     if seat.kind == "bot":
-        mu, sigma = BOT_RATINGS.get(seat.bot_kind.split(":")[0], UNKNOWN_BOT)
-        return MODEL.rating(mu=mu, sigma=sigma)
+        mu = BOT_RATINGS.get(game, {}).get(seat.bot_kind.split(":")[0], UNKNOWN_BOT)
+        return MODEL.rating(mu=mu, sigma=BOT_SIGMA)
     if seat.user_id in ratings:
         rating = ratings[seat.user_id]
         return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
