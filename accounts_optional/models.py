@@ -1,1 +1,102 @@
-# No models yet: guests play on their session alone.
+"""Ratings of accounts, one per game, and what moderators did to them.
+
+Guests play on their session alone and have no rating. An account's rating in
+a game is an OpenSkill (Plackett-Luce) estimate: ``mu`` is the skill, ``sigma``
+how unsure we still are of it (``accounts_optional.ratings`` updates them).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# OpenSkill's defaults: a new player is 25 ± 25/3.
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3
+
+
+class Rating(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(max_length=20)
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+    games = models.PositiveIntegerField(default=0, help_text="Rated games played")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="unique_rating_per_game")
+        ]
+        indexes = [models.Index(fields=["game", "-mu"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+
+class RatedGame(models.Model):
+    """A game whose ratings were updated: the unique key makes the update happen
+    once, however many processes see the game end."""
+
+    game = models.OneToOneField("rooms.Game", on_delete=models.CASCADE, primary_key=True,
+                                related_name="+")
+    rated_at = models.DateTimeField(auto_now_add=True)
+    players = models.PositiveSmallIntegerField(help_text="Accounts whose rating changed")
+
+
+class RatingChange(models.Model):
+    """One rated game's effect on one rating: the points of its history chart."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    game = models.ForeignKey("rooms.Game", null=True, on_delete=models.SET_NULL,
+                             related_name="+", help_text="Empty for a moderator's reset")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class LeaderboardExclusion(models.Model):
+    """An account kept off every leaderboard (a cheater). Its ratings stay."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="leaderboard_exclusion")
+    reason = models.CharField(max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.reason}"
+
+
+class RatingModerationLog(models.Model):
+    """Append-only: moderators' actions on ratings. ``rooms.ModerationLog``
+    lists room actions only (its choices are fixed by a rooms migration)."""
+
+    class Action(models.TextChoices):
+        RESET = "reset", _("Reset rating")
+        EXCLUDE = "exclude", _("Exclude from leaderboards")
+        INCLUDE = "include", _("Show on leaderboards again")
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    game = models.CharField(max_length=20, blank=True, help_text="Empty: every game")
+    before = models.CharField(max_length=100, blank=True, help_text="The rating it replaced")
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.user}"

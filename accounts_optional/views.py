@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.registry import get_game
 from rooms import history
 
+from . import ratings
 from .forms import RateLimitedLoginForm, SignUpForm
 
 
@@ -67,4 +69,21 @@ def profile(request: HttpRequest) -> HttpResponse:
         "recent": games[:30],
         "played": len(games),
         "won": sum(g.won for g in games),
+        "ratings": ratings.profile_ratings(user) if user is not None else [],
+    })
+
+
+@require_http_methods(["GET", "HEAD"])
+def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """One game's leaderboard: accounts by rating; newcomers listed apart."""
+    game = ratings.GAME_SLUGS.get(slug)
+    if game is None:
+        raise Http404("No such game")
+    return render(request, "accounts/leaderboard.html", {
+        "game": game,
+        "title": get_game(game).title,
+        "board": ratings.leaderboard(game),
+        "min_games": ratings.MIN_GAMES,
+        "others": [{"slug": s, "title": get_game(g).title}
+                   for s, g in ratings.GAME_SLUGS.items() if g != game],
     })

@@ -4,13 +4,20 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from config import pages, views
+from accounts_optional import views as accounts_views
+from config import installable, pages, views
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("rules/liars-dice/", pages.liars_dice_rules, name="rules_liars_dice"),
     path("rules/ludo/", pages.ludo_rules, name="rules_ludo"),
     path("rules/snakes-and-ladders/", pages.snakes_rules, name="rules_snakes"),
+    # The installable app: its manifest, the service worker (at the root, so its
+    # scope is the whole site) and the page it shows offline.
+    path("manifest.webmanifest", installable.manifest, name="manifest"),
+    path("sw.js", installable.service_worker, name="service_worker"),
+    path("offline/", installable.offline, name="offline"),
+    path("leaderboard/<slug:slug>/", accounts_views.leaderboard, name="leaderboard"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The JavaScript strings (domain djangojs) for the room page's gettext().
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
+from accounts_optional import ratings
 from games import base as engine_base
 from games.bots import make_bot
 from games.fairness import (
@@ -50,6 +51,9 @@ LOBBY_IDLE = timedelta(hours=2)
 FINISHED_IDLE = timedelta(hours=2)
 PLAYING_IDLE = timedelta(hours=24)
 HOUSE_RULES = {"ludo": ("home_bonus_roll",), "snakes": ("board",), "liars_dice": ()}
+# A private table's choices that are not the engine's (kept in Room.options,
+# never in the game's record): "rated" counts its games for ratings.
+TABLE_CHOICES = ("rated",)
 
 
 @dataclass(frozen=True)
@@ -297,13 +301,22 @@ def room_create(
 def _house_rules(engine, seats: int, given: dict[str, Any], *, private: bool) -> dict[str, Any]:
     allowed = HOUSE_RULES.get(engine.name, ())
     chosen = {k: v for k, v in given.items() if k in allowed} if private else {}
-    unknown = set(given) - set(allowed)
+    unknown = set(given) - set(allowed) - set(TABLE_CHOICES)
     if unknown:
         raise errors.BadMessage(f"Unknown house rule: {', '.join(sorted(unknown))}")
+    if not isinstance(given.get("rated", False), bool):
+        raise errors.BadMessage("Rated is yes or no")
     try:
-        return engine.resolve_options(seats, chosen)
+        resolved = engine.resolve_options(seats, chosen)
     except engine_base.GameError as exc:
         raise errors.BadMessage(exc.message) from None
+    if private and given.get("rated"):
+        resolved["rated"] = True
+    return resolved
+
+
+def _engine_options(room: Room) -> dict[str, Any]:
+    return {k: v for k, v in room.options.items() if k not in TABLE_CHOICES}
 
 
 def play_now(*, actor: Actor, game: str) -> Room:
@@ -488,7 +501,8 @@ def options_set(code: str, actor: Actor, options: dict[str, Any] | None, pace: s
         if room.visibility != Room.Visibility.PRIVATE and options:
             raise errors.WrongStatus("House rules are for private tables")
         engine = get_game(room.game)
-        merged = {k: v for k, v in room.options.items() if k in HOUSE_RULES[room.game]}
+        kept = (*HOUSE_RULES[room.game], *TABLE_CHOICES)
+        merged = {k: v for k, v in room.options.items() if k in kept}
         merged.update(options)
         room.options = _house_rules(engine, len(seats), merged, private=True)
     room.save(update_fields=["pace", "options"])
@@ -511,7 +525,7 @@ def _start(room: Room, seats: list[Seat]) -> Change:
     if any(s.kind == Seat.Kind.OPEN for s in seats):
         raise errors.WrongStatus("Fill every seat with a player or a computer first")
     engine = get_game(room.game)
-    options = engine.resolve_options(len(seats), room.options)
+    options = engine.resolve_options(len(seats), _engine_options(room))
     state = engine.initial_state(len(seats), options)
     record_seats = []
     for seat in seats:
@@ -720,6 +734,7 @@ def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:
     game_row.save()
     room.status = Room.Status.FINISHED
     change.events.append({"type": "finished", "placings": game_row.placings})
+    ratings.game_finished(room, game_row, _seats(room))  # after commit, off the move path
 
 
 @transaction.atomic

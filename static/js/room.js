@@ -490,6 +490,13 @@
       } });
       box.appendChild(el("label", { class: "choice" }, cb, el("span", {}, gettext("Bringing a token home earns another roll"))));
     }
+    if (room.visibility !== "public") {
+      // Quick play is always rated; a private table only when its host says so.
+      var rated = el("input", { type: "checkbox", id: "rated", checked: !!(room.options && room.options.rated), "data-key": "rated", "data-testid": "rated", disabled: !S.connected, onchange: function () {
+        send({ type: "set_options", options: { rated: rated.checked } });
+      } });
+      box.appendChild(el("label", { class: "choice" }, rated, el("span", {}, gettext("Rated game: the results change the ratings of players with an account"))));
+    }
     if (open) {
       box.appendChild(el("button", { type: "button", "data-key": "fill", "data-testid": "fill-bots", disabled: !S.connected, onclick: function () {
         (room.seats || []).forEach(function (s) { if (s.kind === "open") send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); });
