@@ -1,6 +1,6 @@
 """The table never offers what the rules refuse, and keeps the seat through trouble.
 
-- the Liar's Dice picker offers exactly the legal raises (RULES.md 1.2);
+- the Liar's Dice picker offers exactly the legal raises (docs/rules.md, Liar's Dice);
 - a Ludo token that cannot move cannot be chosen, on the board or below it;
 - a reload mid-game returns to the same seat; going offline and back reconnects;
 - the language switch shows English on the table and back.
