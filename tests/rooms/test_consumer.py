@@ -237,3 +237,21 @@ async def test_guessing_codes_over_the_socket_is_rate_limited():
     refused = await receive(socket)
     assert refused["code"] == "rate_limited"
     assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}
+
+
+async def test_a_command_after_the_room_closed_is_not_found_and_the_socket_stays(room_code):
+    from asgiref.sync import sync_to_async
+
+    code, host_key = room_code
+    socket = await connect(code, host_key)
+    await receive(socket, "snapshot")
+    room = await Room.objects.aget(code=code)
+    await sync_to_async(services.room_close)(room.id, reason="Closed for a test")
+    closed = await receive(socket, "update", where=lambda m: m["room"]["status"] == "closed")
+    assert {"type": "closed", "reason": "Closed for a test"} in closed["events"]
+    await socket.send_json_to({"type": "start", "id": "s1"})
+    refused = await receive(socket, "error")
+    assert (refused["code"], refused["id"]) == ("not_found", "s1")
+    await socket.send_json_to({"type": "ping", "id": "p1"})
+    assert await receive(socket) == {"type": "pong", "id": "p1"}
+    await socket.disconnect()
