@@ -73,9 +73,8 @@ def _snapshot(code: str, session_key: str) -> dict[str, Any]:
 
 def _decode(text_data: str | None) -> dict[str, Any]:
     """A client frame as a message: a JSON object with a text ``type``.
-    Anything else is a BadMessage, however the decoding fails (a frame of 2 KB
-    can nest arrays deeper than Python's recursion limit; a number can have
-    more digits than ``int`` reads)."""
+    Anything else is a BadMessage, however the decoding fails: a frame of 2 KB
+    can nest arrays deeper than Python's recursion limit (RecursionError)."""
     if text_data is None:
         raise errors.BadMessage("Send text frames of JSON")
     try:
@@ -172,8 +171,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ---- incoming -------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
-        if self.closing:
-            return  # frames that were already on their way when we closed
+        if self.closing or self.room_id is None:
+            # Frames that were on their way when we closed (here, or in connect
+            # for an unknown code, which leaves room_id unset): no answer.
+            return
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > MAX_FRAME_BYTES:
             await self._close_after(errors.TooLarge("Message too large"), CLOSE_TOO_LARGE)
