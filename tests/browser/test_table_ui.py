@@ -30,6 +30,7 @@ from tests.servers import run_manage
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 MODERATOR = ("moderator", "a-long-test-password-41")
+ADMIN_PAGE_MS = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -144,12 +145,15 @@ def moderate(browser, server, moderator, room: int, act: str, reason: str, seat=
         page.fill("#id_username", moderator[0])
         page.fill("#id_password", moderator[1])
         page.locator("input[type=submit]").click()
-        expect(page.locator("#user-tools")).to_be_visible()
+        # Each of these waits for a whole admin page after a POST (password
+        # hashing, the action, a redirect), which took over expect's default
+        # 5 s on a loaded CI machine; the players' pages allow 20 s too.
+        expect(page.locator("#user-tools")).to_be_visible(timeout=ADMIN_PAGE_MS)
         url = f"/admin/rooms/room/{room}/moderate/{act}/" + ("" if seat is None else f"{seat}/")
         page.goto(server.base_url + url)
         page.fill("#id_reason", reason)
         page.locator("input[type=submit]").click()
-        expect(page.locator(".messagelist .success")).to_be_visible()
+        expect(page.locator(".messagelist .success")).to_be_visible(timeout=ADMIN_PAGE_MS)
     finally:
         context.close()
 
