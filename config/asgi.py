@@ -16,8 +16,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import frames  # noqa: E402
 from rooms import ticker  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
+
+# Frames over the server's size limit get too_large and close 4009, not a
+# dropped connection (config/frames.py).
+frames.install()
 
 router = ProtocolTypeRouter(
     {

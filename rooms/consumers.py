@@ -72,8 +72,42 @@ def _snapshot(code: str, session_key: str) -> dict[str, Any]:
     return services.snapshot_for(code, session_key)
 
 
+def _decode(text_data: str | None) -> dict[str, Any]:
+    """A client frame as a message: a JSON object with a text ``type``.
+    Anything else is a BadMessage, however the decoding fails: a frame of 2 KB
+    can nest arrays deeper than Python's recursion limit (RecursionError)."""
+    if text_data is None:
+        raise errors.BadMessage("Send text frames of JSON")
+    try:
+        message = json.loads(text_data)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
+        raise errors.BadMessage("That is not JSON") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise errors.BadMessage("A message is a JSON object with a type")
+    return message
+
+
+def _id_of(message: dict[str, Any]) -> str | None:
+    """The message's ``id``, echoed in its reply; BadMessage if it is not one."""
+    message_id = message.get("id")
+    if message_id is not None and (not isinstance(message_id, str) or len(message_id) > 40):
+        raise errors.BadMessage("id must be a string of at most 40 characters")
+    return message_id
+
+
+def _readable_id(text_data: str | None) -> str | None:
+    """The id of a frame that is refused unread (rate limit), when it has one."""
+    try:
+        return _id_of(_decode(text_data))
+    except errors.BadMessage:
+        return None
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
+    # Set when this side closes the socket: nothing more is sent or handled
+    # after the close frame (daphne refuses sends on a closing socket).
+    closing = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Skip the ``close_old_connections`` thread hop that Channels makes
@@ -142,46 +176,46 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ---- incoming -------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        if self.closing or self.room_id is None:
+            # Frames that were on their way when we closed (here, or in connect
+            # for an unknown code, which leaves room_id unset): no answer.
+            return
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > MAX_FRAME_BYTES:
-            await self._error(errors.RoomError("Message too large"), code="too_large")
-            await self.close(code=CLOSE_TOO_LARGE)
+            await self._close_after(errors.TooLarge("Message too large"), CLOSE_TOO_LARGE)
             return
         allowed = self._within_rate()
         if allowed is None:
-            await self._error(errors.RoomError("Too many messages"), code="rate_limited")
-            await self.close(code=CLOSE_FLOOD)
+            await self._close_after(errors.RateLimited("Too many messages"), CLOSE_FLOOD,
+                                    _readable_id(text_data))
             return
         if not allowed:
-            await self._error(
-                errors.RoomError("Too many messages; slow down"), code="rate_limited"
-            )
+            await self._error(errors.RateLimited("Too many messages; slow down"),
+                              _readable_id(text_data))
             return
         message_id = None
         try:
-            if text_data is None:
-                raise errors.BadMessage("Send text frames of JSON")
-            try:
-                message = json.loads(text_data)
-            except json.JSONDecodeError:
-                raise errors.BadMessage("That is not JSON") from None
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise errors.BadMessage("A message is a JSON object with a type")
-            message_id = message.get("id")
-            if message_id is not None and (not isinstance(message_id, str) or len(message_id) > 40):
-                message_id = None
-                raise errors.BadMessage("id must be a string of at most 40 characters")
+            message = _decode(text_data)
+            message_id = _id_of(message)
             handler = getattr(self, f"do_{message['type']}", None)
             if handler is None:
                 raise errors.BadMessage(f"Unknown message type {message['type'][:30]!r}")
-            await handler(message)
-            if message_id is not None:
-                await self._send({"type": "ok", "id": message_id})
+            # One reply carries the id: the handler's own (ping's pong) or ok.
+            reply = await handler(message) or ({"type": "ok"} if message_id is not None else None)
+            if reply is not None:
+                await self._send(reply if message_id is None else {**reply, "id": message_id})
         except errors.StaleVersion as exc:
             await self._error(exc, message_id)
             await self._send(await _snapshot(self.code, self.session_key))
         except errors.RoomError as exc:
             await self._error(exc, message_id)
+
+    async def _close_after(self, exc: errors.RoomError, close_code: int,
+                           message_id: str | None = None) -> None:
+        """Abuse: say why, then close; nothing is sent after the close."""
+        await self._error(exc, message_id)
+        self.closing = True
+        await self.close(code=close_code)
 
     def _within_rate(self) -> bool | None:
         """True within the rate, False past RATE_LIMIT (refused), None past
@@ -204,7 +238,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # a socket open that long re-joins rather than going deaf.
             await self.channel_layer.group_add(room_group(self.room_id), self.channel_name)
             self.joined_group_at = time.monotonic()
-        await self._send({"type": "pong"})
+        return {"type": "pong"}
 
     async def do_join(self, message):
         name = message.get("name")
@@ -252,9 +286,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._call(services.game_start)
 
     async def do_action(self, message):
-        change = await self._call(
-            services.game_action, message.get("version"), message.get("action")
-        )
+        version = message.get("version")
+        # A version that is missing or not a whole number is a malformed message,
+        # not an old one: stale_version is only for a real version the room has left.
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise errors.BadMessage("version must be the room's version number")
+        change = await self._call(services.game_action, version, message.get("action"))
         if change.refusal is not None:
             raise change.refusal
 
@@ -263,11 +300,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def do_react(self, message):
         reaction = message.get("reaction")
-        if reaction not in REACTIONS:
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
             raise errors.BadMessage("Unknown reaction")
         now = time.monotonic()
         if now - self.last_reaction < 1.0:
-            raise errors.RoomError("One reaction a second, please")
+            raise errors.RateLimited("One reaction a second, please")
         seat = await database_sync_to_async(services.seat_index_of)(self.code, self.session_key)
         if seat is None:
             raise errors.NotSeated("Take a seat to react")
@@ -280,6 +317,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ---- outgoing -------------------------------------------------------------
 
     async def room_update(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
         seat = message["owners"].get(self.owner)
         payload = message["payloads"].get("spectator" if seat is None else str(seat))
         if payload is not None:
@@ -291,6 +330,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         )
 
     async def _send(self, payload: dict[str, Any]) -> None:
+        if self.closing:
+            return
         await self.send(text_data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
 
     async def _error(self, exc: errors.RoomError, message_id: Any = None, code: str = "") -> None:

@@ -19,6 +19,18 @@ class BadMessage(RoomError):
     code = "bad_message"
 
 
+class TooLarge(RoomError):
+    """A frame over the size limit; the connection is closed after it."""
+
+    code = "too_large"
+
+
+class RateLimited(RoomError):
+    """Too many messages (or reactions, or guessed codes) too fast."""
+
+    code = "rate_limited"
+
+
 class NotFound(RoomError):
     code = "not_found"
 

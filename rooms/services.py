@@ -355,10 +355,11 @@ def seat_join(
     mine = _seat_of(seats, actor)
     name = _name_for(actor)
     if mine is not None:
-        # Already seated: joining again only refreshes the name and seed.
+        # Already seated: joining again only refreshes the seed, which nobody
+        # sees before the start, so the room has not changed: no new version.
         if client_seed is not None:
             _set_seed(mine, client_seed)
-        return _commit(room, Change(room.id))
+        return Change(room.id)
     if room.status != Room.Status.LOBBY:
         raise errors.WrongStatus("The game has started; you can watch until the next one")
     if not name:
@@ -828,10 +829,13 @@ def connection_opened(code: str, actor: Actor) -> Seat | None:
     seat = _seat_of(_seats(room), actor)
     if seat is None:
         return None
+    was_connected = seat.connected
     Seat.objects.filter(id=seat.id).update(
         connections=F("connections") + 1, last_seen=clock.now(), disconnected_at=None
     )
-    _commit(room, Change(room.id))
+    # A second tab of a connected seat changes nothing anyone sees: no version.
+    if not was_connected:
+        _commit(room, Change(room.id))
     return seat
 
 
@@ -857,12 +861,15 @@ def connection_closed(code: str, actor: Actor) -> None:
     seat = _seat_of(_seats(room), actor)
     if seat is None:
         return
+    was_connected = seat.connected
     seat.connections = max(0, seat.connections - 1)
     seat.last_seen = clock.now()
     if seat.connections == 0:
         seat.disconnected_at = clock.now()
     seat.save(update_fields=["connections", "last_seen", "disconnected_at"])
-    _commit(room, Change(room.id))
+    # Closing one of several tabs changes nothing anyone sees: no version.
+    if seat.connected != was_connected:
+        _commit(room, Change(room.id))
 
 
 # ---- upkeep --------------------------------------------------------------------

@@ -7,12 +7,20 @@ never assumed after a sleep.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.servers import DaphneServer, free_port, run_daphne, run_manage
+
+# Longer than any browser test: at a table on a `calm_server` nobody's turn runs
+# out while a test looks, so only what the pages do (and the computers' answers
+# to it) moves the game.
+CALM_TURN_SECONDS = 1800
 
 ACTIONS = {
     "snakes": ["[data-testid=roll-button]:enabled"],
@@ -86,3 +94,39 @@ def play_to_the_end(
         except PlaywrightTimeout:
             pass  # nobody could act; the turn timer acts for them and the loop goes on
     return steps
+
+
+@contextlib.contextmanager
+def calm_server(directory) -> Iterator[DaphneServer]:
+    """A daphne like the browser tests' shared ``server`` (its own SQLite file,
+    quick computers), but whose turns never run out during a test: no timeout
+    and no computer move can come between what a page did and what the test
+    then reads. (Timeouts themselves are tested on the shared server.)"""
+    database = directory / "db.sqlite3"
+    env = {
+        "DATABASE_URL": f"sqlite:///{database}",
+        "KHELAGHOR_BOT_DELAY": "0.15",
+        "KHELAGHOR_TURN_SECONDS": str(CALM_TURN_SECONDS),
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    run_manage("migrate", "--noinput", env=env)
+    with run_daphne(free_port(), env) as running:
+        running.database = database
+        running.env = env
+        yield running
+
+
+def seat_two_and_start(host, guest, game: str = "snakes", seats: int = 3) -> str:
+    """Host creates the room, the guest types the code and sits, computers fill the rest."""
+    host.start()
+    guest.start()
+    code = host.create_room(game, seats)
+    guest.join_by_typing(code)
+    if seats > 2:
+        host.page.get_by_test_id("fill-bots").click()
+    start = host.page.get_by_test_id("start")
+    expect(start).to_be_enabled()
+    start.click()
+    for player in (host, guest):
+        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
+    return code

@@ -4,17 +4,28 @@
 - a Ludo token that cannot move cannot be chosen, on the board or below it;
 - a reload mid-game returns to the same seat; going offline and back reconnects;
 - the language switch shows English on the table and back.
+
+The server here gives turns that do not run out during a test
+(``play.calm_server``): walking the bid picker or choosing a token reads a
+position that no timeout can change under the test's feet.
 """
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.play import status, version
+from tests.browser.play import calm_server, status, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 FACES = (2, 3, 4, 5, 6, 1)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """This module's own server (it replaces the shared one for these tests)."""
+    with calm_server(tmp_path_factory.mktemp("browser-rules-db")) as running:
+        yield running
 
 
 def rank(face: int) -> int:

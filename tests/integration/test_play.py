@@ -20,6 +20,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 SHARED = [pytest.mark.redis, pytest.mark.postgres]
 
+# Every change in these tests is one a client or a computer made: a turn here
+# outlasts the test, so no timeout can slip between what a test saw and what it
+# checks next (e.g. "away and back are the only changes" around a reconnect).
+# The timers have their own tests (test_timers.py).
+NO_TIMEOUTS = {"KHELAGHOR_TURN_SECONDS": "600"}
+
 
 @pytest.fixture(scope="module")
 def stacks(request, tmp_path_factory):
@@ -33,13 +39,13 @@ def stacks(request, tmp_path_factory):
             if key not in started:
                 if mode == "sqlite":
                     env = sqlite_env(tmp_path_factory.mktemp("sqlite"),
-                                     KHELAGHOR_BOT_DELAY=bot_delay)
+                                     KHELAGHOR_BOT_DELAY=bot_delay, **NO_TIMEOUTS)
                     (one,) = stack.enter_context(servers(env, 1))
                     started[key] = (one, one)
                 else:
                     env = shared_env(request.getfixturevalue("postgres_service"),
                                      request.getfixturevalue("redis_service"),
-                                     KHELAGHOR_BOT_DELAY=bot_delay)
+                                     KHELAGHOR_BOT_DELAY=bot_delay, **NO_TIMEOUTS)
                     started[key] = tuple(stack.enter_context(servers(env, 2)))
             return started[key]
 

@@ -94,6 +94,20 @@ async def test_an_unknown_room_is_an_error_then_closed():
         ('{"type": "action", "version": 0, "action": {"type": "roll"}}', "wrong_status"),
         ('{"type": "react", "reaction": "<script>"}', "bad_message"),
         ('{"type": "join", "name": "\\u200b"}', "bad_message"),
+        # Deeper than Python's recursion limit, in 4 KB: not JSON we can read.
+        ("[" * 2000 + "]" * 2000, "bad_message"),
+        # A version that is missing or not a number is malformed, not stale.
+        ('{"type": "action", "action": {"type": "roll"}}', "bad_message"),
+        ('{"type": "action", "version": "0", "action": {"type": "roll"}}', "bad_message"),
+        # Fields of the wrong type.
+        ('{"type": "react", "reaction": ["clap"]}', "bad_message"),
+        ('{"type": "react", "reaction": {"clap": 1}}', "bad_message"),
+        ('{"type": "join", "seat": "one"}', "bad_message"),
+        ('{"type": "join", "seat": [1]}', "bad_message"),
+        ('{"type": "join", "name": 5}', "bad_message"),
+        ('{"type": "join", "client_seed": 5}', "bad_message"),
+        ('{"type": "seed", "client_seed": ["x"]}', "bad_message"),
+        ('{"type": "ping", "id": 5}', "bad_message"),
     ],
 )
 async def test_bad_input_gets_a_typed_error_and_changes_nothing(room_code, frame, code):
@@ -106,6 +120,35 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(room_code, frame
     await socket.send_json_to({"type": "ping"})
     assert (await receive(socket))["type"] == "pong"  # still connected
     room = await Room.objects.aget(code=room_code_)
+    assert room.version == snapshot["version"]
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type": "add_bot", "seat": "one"}',
+        '{"type": "add_bot", "seat": [1]}',
+        '{"type": "add_bot", "bot": 5}',
+        '{"type": "add_bot", "bot": ["standard"]}',
+        '{"type": "remove_bot", "seat": "1"}',
+        '{"type": "remove_bot", "seat": {"n": 1}}',
+        '{"type": "set_options", "options": "fast"}',
+        '{"type": "set_options", "options": {"first_player": "me"}}',
+        '{"type": "set_options", "options": {}, "pace": 5}',
+        '{"type": "set_options", "options": {}, "pace": ["party"]}',
+    ],
+)
+async def test_a_hosts_fields_of_the_wrong_type_get_a_typed_error(room_code, frame):
+    code, host_key = room_code
+    socket = await connect(code, host_key)
+    snapshot = await receive(socket, "snapshot")
+    await socket.send_to(text_data=frame)
+    error = await receive(socket, "error")
+    assert error["code"] in ("bad_message", "illegal_action") and error["message"], error
+    await socket.send_json_to({"type": "ping"})
+    assert (await receive(socket, "pong"))["type"] == "pong"  # still connected
+    room = await Room.objects.aget(code=code)
     assert room.version == snapshot["version"]
     await socket.disconnect()
 
@@ -124,16 +167,22 @@ async def test_flooding_is_refused_then_closed(room_code):
     code, host_key = room_code
     socket = await connect(code, host_key)
     await receive(socket, "snapshot")
-    for _ in range(70):
-        await socket.send_json_to({"type": "ping"})
-    kinds = []
+    # Unknown types are refused without the database, so all 70 are read
+    # within one 2 s window however slow the database is (pings write to it).
+    for n in range(70):
+        await socket.send_json_to({"type": "hurry", "id": f"m{n}"})
+    replies = []
     while True:
         output = await socket.receive_output(timeout=5)
         if output["type"] == "websocket.close":
             assert output["code"] == 4029
             break
-        kinds.append(json.loads(output["text"]).get("code") or json.loads(output["text"])["type"])
-    assert kinds.count("pong") == 20 and "rate_limited" in kinds
+        reply = json.loads(output["text"])
+        if reply["type"] == "error":  # not the update that announced this socket
+            replies.append((reply["code"], reply["id"]))
+    assert replies == [("bad_message", f"m{n}") for n in range(20)] + [
+        ("rate_limited", f"m{n}") for n in range(20, 61)
+    ]
 
 
 async def test_join_start_and_a_stale_action_gets_a_resync(room_code):
@@ -189,3 +238,21 @@ async def test_guessing_codes_over_the_socket_is_rate_limited():
     assert refused["code"] == "rate_limited"
     assert 0 < refused["retry_after"] <= guessing.WINDOW_SECONDS
     assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}
+
+
+async def test_a_command_after_the_room_closed_is_not_found_and_the_socket_stays(room_code):
+    from asgiref.sync import sync_to_async
+
+    code, host_key = room_code
+    socket = await connect(code, host_key)
+    await receive(socket, "snapshot")
+    room = await Room.objects.aget(code=code)
+    await sync_to_async(services.room_close)(room.id, reason="Closed for a test")
+    closed = await receive(socket, "update", where=lambda m: m["room"]["status"] == "closed")
+    assert {"type": "closed", "reason": "Closed for a test"} in closed["events"]
+    await socket.send_json_to({"type": "start", "id": "s1"})
+    refused = await receive(socket, "error")
+    assert (refused["code"], refused["id"]) == ("not_found", "s1")
+    await socket.send_json_to({"type": "ping", "id": "p1"})
+    assert await receive(socket) == {"type": "pong", "id": "p1"}
+    await socket.disconnect()
