@@ -40,7 +40,7 @@ SWEEP_GRACE_SECONDS = 1.0
 OUTAGE_SWEEP_SECONDS = 0.5
 # A claim that has not come back for this long counts as a failing backend
 # (a Redis that hangs rather than refuses), so the sweep takes over.
-STALLED_AFTER_SECONDS = 2.0
+STALLED_AFTER_SECONDS = 1.0
 EXPIRE_SECONDS = 600.0
 
 _task: asyncio.Task | None = None
@@ -149,6 +149,7 @@ async def claim_loop(health: Health) -> None:
             health.last_ok = time.monotonic()
             if claims:
                 await database_sync_to_async(_fire_claimed)(claims)
+                health.last_ok = time.monotonic()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # Redis is down: the sweep keeps the clocks going
