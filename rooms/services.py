@@ -528,6 +528,11 @@ def _start(room: Room, seats: list[Seat]) -> Change:
             {s.index: s.client_seed for s in seats if s.kind == Seat.Kind.HUMAN and s.client_seed}
         ),
     )
+    # The next game's server seed is chosen and committed now, before anyone
+    # can contribute to that game: each contribution serves one game only and
+    # is cleared below, so a rematch's client seed is made of fresh ones sent
+    # after this commitment was shown. Reusing them would let the server pick
+    # its next seed knowing the players' input.
     fresh = new_server_seed()
     room.next_server_seed, room.next_server_seed_hash = fresh.hex(), seed_hash(fresh)
     room.status = Room.Status.PLAYING
@@ -538,7 +543,8 @@ def _start(room: Room, seats: list[Seat]) -> Change:
     for seat in seats:
         seat.consecutive_timeouts = 0
         seat.held = False
-        seat.save(update_fields=["consecutive_timeouts", "held"])
+        seat.client_seed = ""
+        seat.save(update_fields=["consecutive_timeouts", "held", "client_seed"])
     _remember(game_row, state)
     change = Change(room.id, [{"type": "started", "game": game_row.number}], seats, game_row)
     change.state = _run_automatic(room, game_row, seats, state, change)
