@@ -4,7 +4,7 @@ A seat is present while its page keeps talking: any message renews it, not
 only a ping, and a seat that falls silent (its server process was killed, so
 nobody ever said goodbye) is away after Seat.SILENT_AFTER_SECONDS, its absence
 counted from its last sign of life, so the 45 s away rule applies as if it had
-disconnected then (RULES.md section 4, in the repository's docs/protocol.md).
+disconnected then (docs/protocol.md, "Reconnection"; docs/deploy.md, "Presence").
 """
 
 from __future__ import annotations
