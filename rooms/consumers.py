@@ -153,7 +153,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 errors.RoomError("Too many messages; slow down"), code="rate_limited"
             )
             return
-        await self._still_here()
         message_id = None
         try:
             if text_data is None:
@@ -171,6 +170,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             handler = getattr(self, f"do_{message['type']}", None)
             if handler is None:
                 raise errors.BadMessage(f"Unknown message type {message['type'][:30]!r}")
+            if message["type"] != "action":  # an action renews presence in its own command
+                await self._still_here()
             await handler(message)
             if message_id is not None:
                 await self._send({"type": "ok", "id": message_id})
@@ -193,7 +194,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _still_here(self) -> None:
         """Any message from the page, not only a ping, shows the player is
-        here (models.Seat.connected); written at most every SEEN_EVERY s."""
+        here (models.Seat.connected); written at most every SEEN_EVERY s.
+        Actions write it with their own move (services._seen)."""
         now = time.monotonic()
         if self.room_id is not None and now - self.seen_at >= services.SEEN_EVERY:
             self.seen_at = now

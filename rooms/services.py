@@ -81,6 +81,9 @@ class Change:
     game_fields: set[str] = field(default_factory=set)
     # The next deadline to arm (game id, seq, when), after the broadcast.
     deadline: tuple[int, int, Any] | None = None
+    # A seat whose player just showed they are here (``_seen``): its last_seen
+    # is written with the rest.
+    seen: Seat | None = None
 
 
 # ---- state ---------------------------------------------------------------------
@@ -220,6 +223,8 @@ def _commit(room: Room, change: Change) -> Change:
         writes.append(rows.moves_statement(change.game_row, change.moves))
     if change.game_fields:
         writes.append(rows.update_statement(change.game_row, sorted(change.game_fields)))
+    if change.seen is not None:
+        writes.append(rows.update_statement(change.seen, ["last_seen"]))
     writes.append(rows.update_statement(
         room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
     ))
@@ -586,6 +591,7 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
     engine = get_game(game_row.game)
     turn = engine.turn(state)
     change = Change(room.id)
+    _seen(seat, change)
     if seat.held:
         _reclaim(game_row, seat, change)
     try:
@@ -826,10 +832,19 @@ def connection_opened(code: str, actor: Actor) -> Seat | None:
     return seat
 
 
-# Seconds between two presence writes for one connection (rooms.consumers):
-# with pings every 25 s a live page's last_seen is never older than about
-# 25 s, well inside Seat.SILENT_AFTER_SECONDS.
+# Seconds between two presence writes for one connection (rooms.consumers)
+# or one seat's actions (``_seen``): with pings every 25 s a live page's
+# last_seen is never older than about 25 s, well inside Seat.SILENT_AFTER_SECONDS.
 SEEN_EVERY = 10
+
+
+def _seen(seat: Seat, change: Change) -> None:
+    """An action is a sign of life too: renew the seat's presence in the
+    command's own writes (no extra round trip), at most every SEEN_EVERY s."""
+    now = clock.now()
+    if seat.last_seen is None or now - seat.last_seen >= timedelta(seconds=SEEN_EVERY):
+        seat.last_seen = now
+        change.seen = seat
 
 
 def seat_seen(code: str, actor: Actor) -> None:

@@ -86,6 +86,28 @@ def test_the_absence_counts_from_the_last_sign_of_life():
     assert host_seat(room).held
 
 
+@pytest.mark.django_db
+def test_an_action_renews_presence_in_its_own_command():
+    room, host = started_with_host_connected()
+    clock.advance(Seat.SILENT_AFTER_SECONDS - 5)
+    room.refresh_from_db()
+    services.game_action(room.code, host, room.version, {"type": "roll"})
+    clock.advance(10)  # 45 s after the connect, 10 s after the roll
+    seat = host_seat(room)
+    assert (clock.now() - seat.last_seen).total_seconds() == pytest.approx(10, abs=1)
+    assert seat.connected
+
+
+@pytest.mark.django_db
+def test_actions_in_a_row_write_presence_at_most_every_few_seconds():
+    room, host = started_with_host_connected()
+    seen_at_connect = host_seat(room).last_seen
+    room.refresh_from_db()
+    change = services.game_action(room.code, host, room.version, {"type": "roll"})
+    assert change.seen is None  # renewed a moment ago by the connect: no write
+    assert host_seat(room).last_seen == seen_at_connect
+
+
 # ---- any message counts, over the real socket stack --------------------------------
 
 
@@ -114,7 +136,7 @@ async def receive(socket, kind: str):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("frame", [
-    {"type": "action", "version": 0, "action": {"type": "roll"}},  # refused in the lobby
+    {"type": "leave"},  # refused: the host keeps seat 1
     {"type": "react", "reaction": "clap"},
     {"type": "ping"},
 ])
@@ -133,8 +155,8 @@ async def test_any_message_from_a_seated_page_renews_its_presence(monkeypatch, f
     assert not (await Seat.objects.aget(room=room, index=0)).connected
 
     await socket.send_json_to({**frame, "id": "m1"})
-    reply = await receive(socket, "error" if frame["type"] == "action" else
-                          {"react": "reaction", "ping": "pong"}[frame["type"]])
+    reply = await receive(socket, {"leave": "error", "react": "reaction",
+                                   "ping": "pong"}[frame["type"]])
     assert reply is not None
     seat = await Seat.objects.aget(room=room, index=0)
     assert seat.last_seen > long_ago + timedelta(seconds=5)
