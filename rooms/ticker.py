@@ -39,7 +39,8 @@ SWEEP_SECONDS = 5.0
 SWEEP_GRACE_SECONDS = 1.0
 OUTAGE_SWEEP_SECONDS = 0.5
 # A claim that has not come back for this long counts as a failing backend
-# (a Redis that hangs rather than refuses), so the sweep takes over.
+# (a Redis that hangs rather than refuses), so the sweep takes over. Only the
+# call to the backend counts: firing what was claimed may be slow under load.
 STALLED_AFTER_SECONDS = 1.0
 EXPIRE_SECONDS = 600.0
 
@@ -123,10 +124,12 @@ class Health:
 
     def __init__(self) -> None:
         self.failing = True  # until the first claim and re-arm succeed
-        self.last_ok = time.monotonic()
+        self.claiming_since: float | None = None  # a call to the backend in flight
 
     def degraded(self) -> bool:
-        return self.failing or time.monotonic() - self.last_ok > STALLED_AFTER_SECONDS
+        since = self.claiming_since
+        stalled = since is not None and time.monotonic() - since > STALLED_AFTER_SECONDS
+        return self.failing or stalled
 
 
 async def run() -> None:
@@ -139,17 +142,19 @@ async def claim_loop(health: Health) -> None:
     backend = get_timer_backend()
     while True:
         try:
-            claims = await sync_to_async(backend.claim_due, thread_sensitive=False)(
-                clock.timestamp()
-            )
+            health.claiming_since = time.monotonic()
+            try:
+                claims = await sync_to_async(backend.claim_due, thread_sensitive=False)(
+                    clock.timestamp()
+                )
+            finally:
+                health.claiming_since = None
             if health.failing:
                 armed = await database_sync_to_async(rearm_all)()
                 log.info("turn timers answer; %d deadlines re-armed from the database", armed)
                 health.failing = False
-            health.last_ok = time.monotonic()
             if claims:
                 await database_sync_to_async(_fire_claimed)(claims)
-                health.last_ok = time.monotonic()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # Redis is down: the sweep keeps the clocks going
