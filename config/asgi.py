@@ -6,6 +6,7 @@ because the consumers import models.
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -45,10 +46,42 @@ gc.freeze()
 gc.set_threshold(700, 10, 1000)
 
 
+def _start_ticker_with_daphne() -> None:
+    """Start the turn-timer loop as soon as daphne's event loop runs, not with
+    the first request: after a restart the overdue deadlines must fire even if
+    no player has come back yet. daphne does not speak the ASGI lifespan
+    protocol, but it installs Twisted's asyncio reactor before it imports this
+    module, and a call the reactor schedules runs inside its running loop."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return  # not daphne: lifespan or the first request starts the loop
+    from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+
+    if isinstance(reactor, AsyncioSelectorReactor):
+        reactor.callLater(0, ticker.ensure_started)
+
+
+_start_ticker_with_daphne()
+
+
 async def application(scope, receive, send):
-    """The router, plus the turn-timer loop started with the first request or
-    socket this process serves (daphne has no start-up hook). A restarted
-    process is ticking again as soon as nginx's health check reaches it."""
-    if scope["type"] in ("http", "websocket"):
-        ticker.ensure_started()
+    """The router, plus the turn-timer loop: started at start-up (daphne: see
+    above; servers that speak ASGI lifespan, such as uvicorn: at
+    ``lifespan.startup``), and checked on every request and socket, which
+    restarts it should it ever have stopped."""
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
+    ticker.ensure_started()
     return await router(scope, receive, send)
+
+
+async def _lifespan(receive, send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            ticker.ensure_started()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

@@ -107,13 +107,49 @@ DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Persistent connections: a new PostgreSQL connection per room command
-        # cost 3.5x the throughput in bench/bench_load.py (docs/performance.md).
+        # Without the pool below (SQLite, or KHELAGHOR_DB_POOL_SIZE=0): persistent
+        # connections, because a new PostgreSQL connection per room command cost
+        # 3.5x the throughput in bench/bench_load.py (docs/performance.md).
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+# Threads per process for room commands on PostgreSQL. Few is faster: a
+# command is mostly waits for the database, and each wake-up must win the GIL
+# from the event loop and the other threads; at 500 tables 2 threads gave a
+# p99 of 59 ms where 12 gave 290 ms (docs/performance.md). Each command takes
+# a connection from the pool below for its duration.
+KHELAGHOR_DB_THREADS = int(os.environ.get("KHELAGHOR_DB_THREADS", "2"))
+# PostgreSQL connections one process may hold at once (psycopg's pool, below):
+# processes x KHELAGHOR_DB_POOL_SIZE must stay under PostgreSQL's
+# max_connections (docs/deploy.md, "Database connections").
+KHELAGHOR_DB_POOL_SIZE = int(os.environ.get("KHELAGHOR_DB_POOL_SIZE", "10"))
+# Seconds a request waits for a free pooled connection before it fails.
+KHELAGHOR_DB_POOL_TIMEOUT = float(os.environ.get("KHELAGHOR_DB_POOL_TIMEOUT", "10"))
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and KHELAGHOR_DB_POOL_SIZE:
+    # A bounded pool, not persistent connections. Under ASGI every HTTP request
+    # runs its ORM work in a thread of its own that ends with the request, and
+    # a persistent connection stays behind with it: 128 concurrent requests
+    # opened ~95 connections and PostgreSQL refused the rest. Pooled connections
+    # go back to the pool when the request (or room command) ends, whichever
+    # thread ran it, and a request that finds the pool empty waits for one.
+    if KHELAGHOR_DB_POOL_SIZE < KHELAGHOR_DB_THREADS + 2:
+        raise ImproperlyConfigured(
+            "KHELAGHOR_DB_POOL_SIZE must leave room for requests and the turn timers: "
+            f"at least KHELAGHOR_DB_THREADS + 2 = {KHELAGHOR_DB_THREADS + 2}"
+        )
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool requires it
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # Kept open: one per command thread, the timers' thread and a request.
+        "min_size": KHELAGHOR_DB_THREADS + 2,
+        "max_size": KHELAGHOR_DB_POOL_SIZE,
+        "timeout": KHELAGHOR_DB_POOL_TIMEOUT,
+    }
+    # CONN_HEALTH_CHECKS (on) makes the pool check a connection when it hands
+    # it out: one empty query, the round trip the health check already cost
+    # each command with persistent connections.
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Channels runs database work in threads; without a busy timeout concurrent writers
     # fail at once with "database is locked" instead of waiting their turn.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -312,9 +348,3 @@ KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
 # Seconds per decision at a normal table (party tables get twice as long). The
 # rules say 15; tests and benchmarks set less to see many timeouts quickly.
 KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
-# Threads per process for room commands on PostgreSQL. Few is faster: a
-# command is mostly waits for the database, and each wake-up must win the GIL
-# from the event loop and the other threads; at 500 tables 2 threads gave a
-# p99 of 59 ms where 12 gave 290 ms (docs/performance.md). Each thread keeps a
-# database connection: processes x threads must stay below max_connections.
-KHELAGHOR_DB_THREADS = int(os.environ.get("KHELAGHOR_DB_THREADS", "2"))

@@ -130,6 +130,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.window_start = time.monotonic()
         self.window_count = 0
+        self.seen_at = time.monotonic()  # connection_opened marks the seat present
         self.last_reaction = 0.0
         self.code = codes.normalize(self.scope["url_route"]["kwargs"]["code"])
         session = self.scope.get("session")
@@ -200,6 +201,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             handler = getattr(self, f"do_{message['type']}", None)
             if handler is None:
                 raise errors.BadMessage(f"Unknown message type {message['type'][:30]!r}")
+            if message["type"] != "action":  # an action renews presence in its own command
+                await self._still_here()
             # One reply carries the id: the handler's own (ping's pong) or ok.
             reply = await handler(message) or ({"type": "ok"} if message_id is not None else None)
             if reply is not None:
@@ -228,11 +231,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return None
         return self.window_count <= RATE_LIMIT
 
+    async def _still_here(self) -> None:
+        """Any message from the page, not only a ping, shows the player is
+        here (models.Seat.connected); written at most every SEEN_EVERY s.
+        Actions write it with their own move (services._seen)."""
+        now = time.monotonic()
+        if self.room_id is not None and now - self.seen_at >= services.SEEN_EVERY:
+            self.seen_at = now
+            await database_sync_to_async(services.seat_seen)(self.code, self.actor())
+
     async def _call(self, service, *args):
         return await database_sync_to_async(service)(self.code, self.actor(), *args)
 
     async def do_ping(self, message):
-        await database_sync_to_async(services.seat_seen)(self.code, self.actor())
         if time.monotonic() - self.joined_group_at > GROUP_REFRESH_SECONDS:
             # channels-redis forgets group members after group_expiry (a day);
             # a socket open that long re-joins rather than going deaf.

@@ -102,8 +102,11 @@ class Seat(models.Model):
         return f"{self.room.code} seat {self.index}: {self.name or self.kind}"
 
     # A socket's process may die without saying goodbye (SIGKILL, power), leaving
-    # ``connections`` too high; a live page pings, so a silent seat is away.
-    SILENT_AFTER_SECONDS = 90
+    # ``connections`` too high. So presence expires on its own: every message
+    # from a seated page (a ping every 25 s, any action) renews ``last_seen``, at
+    # most every rooms.services.SEEN_EVERY seconds, and a seat silent this long
+    # is away, its absence counted from ``last_seen`` (the 45 s away rule).
+    SILENT_AFTER_SECONDS = 40
 
     @property
     def connected(self) -> bool:

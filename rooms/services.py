@@ -85,6 +85,9 @@ class Change:
     game_fields: set[str] = field(default_factory=set)
     # The next deadline to arm (game id, seq, when), after the broadcast.
     deadline: tuple[int, int, Any] | None = None
+    # A seat whose player just showed they are here (``_seen``): its last_seen
+    # is written with the rest.
+    seen: Seat | None = None
 
 
 # ---- state ---------------------------------------------------------------------
@@ -224,6 +227,8 @@ def _commit(room: Room, change: Change) -> Change:
         writes.append(rows.moves_statement(change.game_row, change.moves))
     if change.game_fields:
         writes.append(rows.update_statement(change.game_row, sorted(change.game_fields)))
+    if change.seen is not None:
+        writes.append(rows.update_statement(change.seen, ["last_seen"]))
     writes.append(rows.update_statement(
         room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
     ))
@@ -543,6 +548,11 @@ def _start(room: Room, seats: list[Seat]) -> Change:
             {s.index: s.client_seed for s in seats if s.kind == Seat.Kind.HUMAN and s.client_seed}
         ),
     )
+    # The next game's server seed is chosen and committed now, before anyone
+    # can contribute to that game: each contribution serves one game only and
+    # is cleared below, so a rematch's client seed is made of fresh ones sent
+    # after this commitment was shown. Reusing them would let the server pick
+    # its next seed knowing the players' input.
     fresh = new_server_seed()
     room.next_server_seed, room.next_server_seed_hash = fresh.hex(), seed_hash(fresh)
     room.status = Room.Status.PLAYING
@@ -553,7 +563,8 @@ def _start(room: Room, seats: list[Seat]) -> Change:
     for seat in seats:
         seat.consecutive_timeouts = 0
         seat.held = False
-        seat.save(update_fields=["consecutive_timeouts", "held"])
+        seat.client_seed = ""
+        seat.save(update_fields=["consecutive_timeouts", "held", "client_seed"])
     _remember(game_row, state)
     change = Change(room.id, [{"type": "started", "game": game_row.number}], seats, game_row)
     change.state = _run_automatic(room, game_row, seats, state, change)
@@ -595,6 +606,7 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
     engine = get_game(game_row.game)
     turn = engine.turn(state)
     change = Change(room.id)
+    _seen(seat, change)
     if seat.held:
         _reclaim(game_row, seat, change)
     try:
@@ -839,16 +851,27 @@ def connection_opened(code: str, actor: Actor) -> Seat | None:
     return seat
 
 
-SEEN_EVERY = 30  # seconds: how stale last_seen may get before a ping refreshes it
+# Seconds between two presence writes for one connection (rooms.consumers)
+# or one seat's actions (``_seen``): with pings every 25 s a live page's
+# last_seen is never older than about 25 s, well inside Seat.SILENT_AFTER_SECONDS.
+SEEN_EVERY = 10
+
+
+def _seen(seat: Seat, change: Change) -> None:
+    """An action is a sign of life too: renew the seat's presence in the
+    command's own writes (no extra round trip), at most every SEEN_EVERY s."""
+    now = clock.now()
+    if seat.last_seen is None or now - seat.last_seen >= timedelta(seconds=SEEN_EVERY):
+        seat.last_seen = now
+        change.seen = seat
 
 
 def seat_seen(code: str, actor: Actor) -> None:
-    """A ping from a seated page: the player is still here. Cheap: one UPDATE
-    at most every SEEN_EVERY seconds, no version bump."""
-    fresh_enough = clock.now() - timedelta(seconds=SEEN_EVERY)
+    """A message from a seated page: the player is still here. Cheap: one
+    UPDATE, no lock, no version bump; the consumer calls it at most every
+    SEEN_EVERY seconds per connection."""
     Seat.objects.filter(
         room__code=codes.normalize(code), session_key=actor.session_key, kind=Seat.Kind.HUMAN,
-        last_seen__lt=fresh_enough,
     ).exclude(room__status=Room.Status.CLOSED).update(last_seen=clock.now())
 
 

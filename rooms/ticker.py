@@ -1,10 +1,22 @@
 """The loop that turns due deadlines into moves, in every server process.
 
-Started by the first WebSocket connection a process accepts. On start it re-arms
-every game in play from the database (a restart loses no timer); then it claims
-due timers from the backend, and every few seconds sweeps the database for
-overdue deadlines, which covers a Redis restart or lost data. Several processes
-may run it at once: ``services.deadline_fire`` acts only once per ``seq``.
+Started when the process starts (``config.asgi``; the first request or socket
+starts it too, should a server give no start-up hook). Two halves that never
+wait for each other, because the database is the truth and Redis only a fast
+path to it:
+
+- the *claims*: every POLL_SECONDS, due timers from the backend (Redis), fired
+  at once;
+- the *sweep*: overdue deadlines read straight from the database. Every
+  SWEEP_SECONDS (with a grace, so it rarely races a claim) it catches what the
+  backend lost; while the backend fails or stalls it runs every
+  OUTAGE_SWEEP_SECONDS with no grace, so the clocks keep turning through a
+  Redis outage.
+
+Whenever the backend answers after failing (and once at start), every pending
+deadline is re-armed from the database: a restarted Redis has forgotten them.
+Several processes may run all of this at once: ``services.deadline_fire``
+acts only once per ``seq``, under the room's lock.
 """
 
 from __future__ import annotations
@@ -12,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import timedelta
 
 from asgiref.sync import sync_to_async
-from django.db import close_old_connections
+from channels.db import database_sync_to_async
 
 from . import clock, publish
 from .timers import get_timer_backend
@@ -24,6 +37,11 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.05
 SWEEP_SECONDS = 5.0
 SWEEP_GRACE_SECONDS = 1.0
+OUTAGE_SWEEP_SECONDS = 0.5
+# A claim that has not come back for this long counts as a failing backend
+# (a Redis that hangs rather than refuses), so the sweep takes over. Only the
+# call to the backend counts: firing what was claimed may be slow under load.
+STALLED_AFTER_SECONDS = 1.0
 EXPIRE_SECONDS = 600.0
 
 _task: asyncio.Task | None = None
@@ -66,63 +84,104 @@ def rearm_all() -> int:
     return count
 
 
-def sweep() -> int:
-    """Fire deadlines the timer backend should have fired but did not."""
-    from datetime import timedelta
-
+def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS) -> int:
+    """Fire every deadline more than ``grace_seconds`` overdue in the database."""
     from .models import Game, Room
 
-    close_old_connections()
-    late = clock.now() - timedelta(seconds=SWEEP_GRACE_SECONDS)
+    late = clock.now() - timedelta(seconds=grace_seconds)
     fired = 0
     for game_id, seq in Game.objects.filter(
         status=Game.Status.IN_PROGRESS, deadline__lt=late
     ).values_list("id", "seq"):
-        fire(f"g:{game_id}", seq)
+        _fire_logged(f"g:{game_id}", seq)
         fired += 1
     for room_id in Room.objects.filter(
         status=Room.Status.LOBBY, autostart_at__lt=late
     ).values_list("id", flat=True):
-        fire(f"r:{room_id}", 0)
+        _fire_logged(f"r:{room_id}", 0)
         fired += 1
     return fired
+
+
+def _fire_logged(key: str, payload: int) -> None:
+    try:
+        fire(key, payload)
+    except Exception:  # one bad game must not stop every other table's clock
+        log.exception("timer %s (%s) failed", key, payload)
 
 
 def _fire_claimed(claims) -> None:
     backend = get_timer_backend()
     for key, payload in claims:
         try:
-            fire(key, payload)
-        except Exception:  # one bad game must not stop every other table's clock
-            log.exception("timer %s (%s) failed", key, payload)
+            _fire_logged(key, payload)
         finally:
             backend.ack(key)
 
 
+class Health:
+    """What the claims know about the timer backend, read by the sweep."""
+
+    def __init__(self) -> None:
+        self.failing = True  # until the first claim and re-arm succeed
+        self.claiming_since: float | None = None  # a call to the backend in flight
+
+    def degraded(self) -> bool:
+        since = self.claiming_since
+        stalled = since is not None and time.monotonic() - since > STALLED_AFTER_SECONDS
+        return self.failing or stalled
+
+
 async def run() -> None:
     publish.from_event_loop()  # timeouts' broadcasts go straight to this loop
+    health = Health()
+    await asyncio.gather(claim_loop(health), sweep_loop(health))
+
+
+async def claim_loop(health: Health) -> None:
     backend = get_timer_backend()
-    await sync_to_async(rearm_all)()
-    last_sweep = last_expire = time.monotonic()
     while True:
         try:
-            claims = await sync_to_async(backend.claim_due, thread_sensitive=False)(
-                clock.timestamp()
-            )
+            health.claiming_since = time.monotonic()
+            try:
+                claims = await sync_to_async(backend.claim_due, thread_sensitive=False)(
+                    clock.timestamp()
+                )
+            finally:
+                health.claiming_since = None
+            if health.failing:
+                armed = await database_sync_to_async(rearm_all)()
+                log.info("turn timers answer; %d deadlines re-armed from the database", armed)
+                health.failing = False
             if claims:
-                await sync_to_async(_fire_claimed)(claims)
-            now = time.monotonic()
-            if now - last_sweep >= SWEEP_SECONDS:
+                await database_sync_to_async(_fire_claimed)(claims)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # Redis is down: the sweep keeps the clocks going
+            if not health.failing:
+                log.error("turn timers failed (%s); the database sweep takes over", exc)
+            health.failing = True
+            await asyncio.sleep(OUTAGE_SWEEP_SECONDS)
+            continue
+        await asyncio.sleep(POLL_SECONDS)
+
+
+async def sweep_loop(health: Health) -> None:
+    last_sweep = last_expire = time.monotonic()
+    while True:
+        now = time.monotonic()
+        degraded = health.degraded()
+        try:
+            if degraded or now - last_sweep >= SWEEP_SECONDS:
                 last_sweep = now
-                await sync_to_async(sweep)()
+                await database_sync_to_async(sweep)(0.0 if degraded else SWEEP_GRACE_SECONDS)
             if now - last_expire >= EXPIRE_SECONDS:
                 last_expire = now
                 from .services import rooms_expire
 
-                await sync_to_async(rooms_expire)()
+                await database_sync_to_async(rooms_expire)()
         except asyncio.CancelledError:
             raise
-        except Exception:  # Redis or the database blinked: try again shortly
-            log.exception("ticker iteration failed")
-            await asyncio.sleep(1.0)
-        await asyncio.sleep(POLL_SECONDS)
+        except Exception:  # the database blinked: try again on the next turn
+            log.exception("database sweep failed")
+        await asyncio.sleep(OUTAGE_SWEEP_SECONDS)

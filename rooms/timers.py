@@ -128,9 +128,16 @@ class RedisTimers(TimerBackend):
 
     def __init__(self, url: str | None = None, prefix: str = "khelaghor:timers") -> None:
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
+        # Fail fast when Redis is down: a deadline is armed in the thread that
+        # ran the move, and redis-py's default ten retries with backoff held it
+        # for seconds. The database sweep (rooms.ticker) fires deadlines while
+        # Redis is away; one immediate retry covers a connection Redis dropped.
         self.redis = redis.Redis.from_url(
-            url or settings.KHELAGHOR_REDIS_URL, max_connections=50, socket_timeout=5
+            url or settings.KHELAGHOR_REDIS_URL, max_connections=50,
+            socket_timeout=2, socket_connect_timeout=1, retry=Retry(NoBackoff(), 1),
         )
         self.due_key = f"{prefix}:due"
         self.processing_key = f"{prefix}:processing"

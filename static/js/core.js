@@ -177,16 +177,12 @@
     ["good_luck", "🍀", gettext_noop("Good luck!")], ["oops", "🙈", gettext_noop("Oops!")],
   ];
 
-  /* The browser's contribution to the dice: 16 random bytes, kept for this browser. */
+  /* A fresh contribution to the dice: 16 random bytes, drawn anew for every
+     game, after the server has shown its commitment for that game. A stored
+     one would be known to the server before it chose the next seed. */
   KG.clientSeed = function () {
-    var key = "khelaghor.client_seed", seed = null;
-    try { seed = localStorage.getItem(key); } catch (e) { /* private mode */ }
-    if (!seed || !/^[0-9a-f]{32}$/.test(seed)) {
-      var bytes = new Uint8Array(16);
-      crypto.getRandomValues(bytes);
-      seed = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-      try { localStorage.setItem(key, seed); } catch (e) { /* kept for this page only */ }
-    }
-    return seed;
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   };
 })();

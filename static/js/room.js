@@ -15,7 +15,7 @@
   var CODE = root.dataset.code;
   var SHARE_URL = root.dataset.shareUrl || location.href;
   var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
-  // A seated page's ping keeps its seat "present"; a seat silent for 90 s counts as away.
+  // A seated page's messages keep its seat "present"; a seat silent for 40 s counts as away.
   var PING_EVERY = 25000, PONG_WITHIN = 8000;
 
   var S = {
@@ -32,9 +32,8 @@
     removed: false,        // a moderator took this page's player out of their seat
     luck: {},              // game id -> the luck report, or "loading"
     pending: false,        // an action is on its way; avoid double taps
-    seedSent: false,
+    seedFor: null,         // the server-seed commitment this page has contributed to
     lastEvents: [],
-    clientSeed: KG.clientSeed(),
   };
   KG.state = S;
 
@@ -59,7 +58,7 @@
     S.ws = ws;
     ws.onopen = function () {
       S.connected = true;
-      S.seedSent = false;
+      S.seedFor = null;
       startPing();
     };
     ws.onmessage = function (ev) {
@@ -165,6 +164,7 @@
         S.pending = false;
         var seatBefore = youSeat();
         adopt(msg, msg.events || []);
+        contribute();
         describeEvents(msg.events || [], seatBefore);
         render(msg.events || []);
         break;
@@ -200,10 +200,17 @@
   }
 
   function afterConnect() {
-    var you = S.snap.you;
-    if (you && you.seat !== null && you.seat !== undefined && S.snap.room.status === "lobby" && !S.seedSent) {
-      send({ type: "seed", client_seed: S.clientSeed });
-      S.seedSent = true;
+    contribute();
+  }
+
+  /* Fair dice (docs/protocol.md): once the room shows the commitment for the
+     next game (in the lobby, and again on the results after every game), a
+     seated page sends a fresh contribution for it, once. */
+  function contribute() {
+    var you = S.snap.you, room = S.snap.room;
+    var between = room.status === "lobby" || room.status === "finished";
+    if (you && you.seat !== null && you.seat !== undefined && between && S.seedFor !== room.next_seed_hash) {
+      if (send({ type: "seed", client_seed: KG.clientSeed() })) S.seedFor = room.next_seed_hash;
     }
   }
 
@@ -511,11 +518,10 @@
   }
 
   function join(seat, name) {
-    var msg = { type: "join", client_seed: S.clientSeed };
+    var msg = { type: "join", client_seed: KG.clientSeed() };
     if (seat !== null && seat !== undefined) msg.seat = seat;
     if (name) msg.name = name;
-    send(msg);
-    S.seedSent = true;
+    if (send(msg)) S.seedFor = S.snap.room.next_seed_hash;
   }
 
   function copyLink() {

@@ -488,7 +488,7 @@ def test_a_silent_seat_counts_as_away_even_if_its_socket_never_said_goodbye():
     after a while the seat is away and one timeout hands it over."""
     room, host, guest = started()
     services.connection_opened(room.code, host)  # ...and the process dies
-    clock.advance(Seat.SILENT_AFTER_SECONDS + 1)
+    clock.advance(services.AWAY_FOR_TAKEOVER + 1)
     assert not Seat.objects.get(room=room, index=0).connected
     change = fire(room)
     assert [e["type"] for e in change.events[:2]] == ["timeout", "takeover"]
