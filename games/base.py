@@ -17,12 +17,14 @@ scalachess (illegal actions are refused with a sentence a player can read).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+S = TypeVar("S")  # a game's state type
+Applied = tuple[S, list[Event]]  # what ``apply`` returns: the new state and the events
 
 
 class GameError(Exception):
@@ -108,8 +110,13 @@ class Option:
         return value
 
 
-class Game:
-    """Base class. Subclasses are stateless singletons; all state is in values."""
+class Game(Generic[S]):
+    """Base class. Subclasses are stateless singletons; all state is in values
+    of their own state type ``S`` (``class Ludo(Game[LudoState])``).
+
+    A game is over when every seat is placed: ``placings`` is then complete
+    and ``turn`` returns None. That is the one way to say it; every reader
+    (the record, the room, the simulator) asks ``turn(state) is None``."""
 
     name: str = ""
     title: str = ""
@@ -148,36 +155,33 @@ class Game:
 
     # ---- the interface -----------------------------------------------------
 
-    def initial_state(self, num_players: int, options: dict[str, Any] | None = None) -> Any:
+    def initial_state(self, num_players: int, options: dict[str, Any] | None = None) -> S:
         raise NotImplementedError
 
-    def turn(self, state: Any) -> Turn | None:
-        """The pending decision, or None when the game is over."""
+    def turn(self, state: S) -> Turn | None:
+        """The pending decision, or None when the game is over (every seat placed)."""
         raise NotImplementedError
 
-    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
         """What ``seat`` may do now ([] when it is not their turn). Roll actions
         are listed without their dice: ``{"type": "roll"}``."""
         raise NotImplementedError
 
-    def apply(self, state: Any, seat: int | None, action: Action) -> tuple[Any, list[Event]]:
+    def apply(self, state: S, seat: int | None, action: Action) -> Applied[S]:
         """Apply ``action`` by ``seat``; return the new state and the record events.
         Raises NotYourTurn or IllegalAction and leaves ``state`` untouched."""
         raise NotImplementedError
 
-    def view_for(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view_for(self, state: S, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may see (None: a spectator), as JSON-ready data.
         The only way hidden information leaves the engine."""
         raise NotImplementedError
 
-    def placings(self, state: Any) -> list[int]:
-        """Seats in finishing order so far (complete when the game is over)."""
+    def placings(self, state: S) -> list[int]:
+        """Seats in finishing order so far; complete exactly when the game is over."""
         raise NotImplementedError
 
-    def is_over(self, state: Any) -> bool:
-        return self.turn(state) is None
-
-    def with_hidden_redrawn(self, state: Any, seat: int, rng: Any) -> Any:
+    def with_hidden_redrawn(self, state: S, seat: int, rng: Any) -> S:
         """The same state with every hidden thing ``seat`` cannot see drawn anew
         (other seats' dice). Tests use it to prove ``view_for(state, seat)``
         depends on nothing ``seat`` may not know. Games without secrets return
@@ -202,26 +206,49 @@ class Game:
         consequences of an earlier action (they are compared, not applied)."""
         raise NotImplementedError
 
-    def dice_in_event(self, event: Event) -> list[int]:
-        """The dice an event rolled, in nonce order (docs/record.md §3)."""
-        return []
+    def dice_by_seat(self, event: Event) -> dict[int, list[int]]:
+        """The dice an event rolled, by the seat they were rolled for ({} for
+        events without dice). The one reading of dice in the record: the dice
+        list, the fairness check and the luck report all go through it."""
+        return {}
 
-    def record_seat_extra(self, state: Any, seat: int) -> dict[str, Any]:
+    def dice_in_event(self, event: Event) -> list[int]:
+        """The dice an event rolled, in nonce order (docs/record.md §3): seats
+        ascending, each seat's dice in the order rolled."""
+        by_seat = self.dice_by_seat(event)
+        return [die for seat in sorted(by_seat) for die in by_seat[seat]]
+
+    def record_seat_extra(self, state: S, seat: int) -> dict[str, Any]:
         """Game-specific fields of a record's seat entry (Ludo's ``arm``)."""
         return {}
 
 
-def roll_action(dice: list[int]) -> Action:
-    return {"type": "roll", "dice": list(dice)}
+def next_seat(seat: int, num_players: int, out: Container[int]) -> int:
+    """The next seat clockwise from ``seat`` that is not ``out`` (placed, or
+    without dice). Turns pass this way in every game."""
+    for step in range(1, num_players + 1):
+        candidate = (seat + step) % num_players
+        if candidate not in out:
+            return candidate
+    raise AssertionError("every seat is out")
 
 
-def require_int(action: Action, key: str, lo: int, hi: int, what: str) -> int:
-    value = action.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalAction(f"The {what} must be a whole number")
-    if not lo <= value <= hi:
-        raise IllegalAction(f"The {what} must be from {lo} to {hi}")
-    return value
+# ---- one die per roll (Ludo, Snakes & Ladders) ------------------------------------
+# A roll of one die is the action {"type": "roll", "dice": [value]} and the
+# record event {"type": "roll", "seat": seat, "value": value}.
+
+
+def roll_event(seat: int, value: int) -> Event:
+    return {"type": "roll", "seat": seat, "value": value}
+
+
+def action_from_roll_event(event: Event) -> tuple[int | None, Action]:
+    """The roll a ``roll`` event stands for."""
+    return event.get("seat"), {"type": "roll", "dice": [event.get("value")]}
+
+
+def dice_of_roll_event(event: Event) -> dict[int, list[int]]:
+    return {event.get("seat"): [event["value"]]} if event.get("type") == "roll" else {}
 
 
 def require_dice(action: Action, count: int) -> list[int]:

@@ -30,7 +30,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Game, IllegalAction, NotYourTurn, Option, Turn, require_dice
+from .base import (
+    Action,
+    Applied,
+    Event,
+    Game,
+    IllegalAction,
+    NotYourTurn,
+    Option,
+    Turn,
+    next_seat,
+    require_dice,
+)
 
 FACES = (2, 3, 4, 5, 6, 1)  # low to high (docs/rules.md §1.2)
 CHALLENGE: dict[str, Any] = {"type": "challenge"}
@@ -105,7 +116,6 @@ class LiarsState:
     bids: tuple[Bid, ...]  # this round's bids, in order
     ones_wild: bool
     eliminated: tuple[int, ...]  # in the order they went out
-    over: bool = False
     last_reveal: Reveal | None = None
 
     @property
@@ -117,6 +127,11 @@ class LiarsState:
         return sum(self.counts)
 
     @property
+    def over(self) -> bool:
+        """Every seat is placed: all but one are out (docs/rules.md §1.5)."""
+        return len(self.eliminated) == len(self.counts) - 1
+
+    @property
     def rolled(self) -> bool:
         return self.to_move is not None
 
@@ -125,7 +140,7 @@ class LiarsState:
         return self.bids[-1] if self.bids else None
 
 
-class LiarsDice(Game):
+class LiarsDice(Game[LiarsState]):
     name = "liars_dice"
     title = "Liar's Dice"
     min_players = 2
@@ -143,7 +158,9 @@ class LiarsDice(Game):
 
     # ---- setup and turns -----------------------------------------------------
 
-    def initial_state(self, num_players: int, options: dict[str, Any] | None = None):
+    def initial_state(
+        self, num_players: int, options: dict[str, Any] | None = None
+    ) -> LiarsState:
         self.check_players(num_players)
         options = self.resolve_options(num_players, options)
         return LiarsState(
@@ -168,7 +185,7 @@ class LiarsDice(Game):
             forced = dict(CHALLENGE)
         return Turn(seat=state.to_move, forced=forced)
 
-    def legal_actions(self, state: LiarsState, seat: int) -> list[dict]:
+    def legal_actions(self, state: LiarsState, seat: int) -> list[Action]:
         if state.over or not state.rolled or seat != state.to_move:
             return []
         bid = state.current_bid
@@ -183,7 +200,7 @@ class LiarsDice(Game):
 
     # ---- applying actions ------------------------------------------------------
 
-    def apply(self, state: LiarsState, seat, action):
+    def apply(self, state: LiarsState, seat: int | None, action: Action) -> Applied[LiarsState]:
         if state.over:
             raise IllegalAction("The game is over")
         kind = action.get("type") if isinstance(action, dict) else None
@@ -201,7 +218,7 @@ class LiarsDice(Game):
             raise IllegalAction("The dice are already rolled for this round")
         raise IllegalAction("In Liar's Dice you either bid or challenge")
 
-    def _roll(self, state: LiarsState, dice: list[int]):
+    def _roll(self, state: LiarsState, dice: list[int]) -> Applied[LiarsState]:
         hands: list[tuple[int, ...]] = []
         at = 0
         for count in state.counts:
@@ -220,7 +237,7 @@ class LiarsDice(Game):
         )
         return new, [event]
 
-    def _bid(self, state: LiarsState, seat, action):
+    def _bid(self, state: LiarsState, seat: int | None, action: Action) -> Applied[LiarsState]:
         if seat != state.to_move:
             raise NotYourTurn("It is not your turn: {name} plays now", seat=state.to_move)
         quantity, face = action.get("quantity"), action.get("face")
@@ -243,11 +260,11 @@ class LiarsDice(Game):
             state,
             bids=state.bids + (bid,),
             ones_wild=state.ones_wild and face != 1,
-            to_move=self._next_alive(state.counts, seat),
+            to_move=next_seat(seat, state.num_players, state.eliminated),
         )
         return new, [{"type": "bid", "seat": seat, "quantity": quantity, "face": face}]
 
-    def _challenge(self, state: LiarsState, seat):
+    def _challenge(self, state: LiarsState, seat: int | None) -> Applied[LiarsState]:
         bid = state.current_bid
         if bid is None:
             raise IllegalAction(
@@ -266,31 +283,21 @@ class LiarsDice(Game):
             round=state.round, hands=state.hands, bid=bid, ones_wild=state.ones_wild,
             count=count, challenger=seat, loser=loser,
         )
-        alive = [s for s, c in enumerate(counts) if c]
-        over = len(alive) == 1
-        starter = loser if counts[loser] else self._next_alive(tuple(counts), loser)
+        # The loser opens the next round, or the next seat with dice if it is out;
+        # once the game is over that is the winner.
+        starter = loser if counts[loser] else next_seat(loser, state.num_players, eliminated)
         new = replace(
             state,
             counts=tuple(counts),
             hands=((),) * state.num_players,
-            starter=alive[0] if over else starter,
+            starter=starter,
             to_move=None,
             bids=(),
             ones_wild=True,
             eliminated=eliminated,
-            over=over,
             last_reveal=reveal,
         )
         return new, [{"type": "challenge", "seat": seat, "count": count, "loser": loser}]
-
-    @staticmethod
-    def _next_alive(counts: tuple[int, ...], seat: int) -> int:
-        n = len(counts)
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if counts[candidate]:
-                return candidate
-        raise AssertionError("no seat has dice")
 
     # ---- what players see ----------------------------------------------------------
 
@@ -324,7 +331,7 @@ class LiarsDice(Game):
             out.insert(0, winner)
         return out
 
-    def event_for(self, event, seat):
+    def event_for(self, event: Event, seat: int | None) -> Event:
         """A deal as a seat sees it live: only its own cup (spectators see
         none). Everything else is public; the reveal comes with the challenge."""
         if event.get("type") != "round":
@@ -332,7 +339,7 @@ class LiarsDice(Game):
         own = event["dice"].get(str(seat)) if seat is not None else None
         return {**event, "dice": {str(seat): own} if own is not None else {}}
 
-    def with_hidden_redrawn(self, state: LiarsState, seat, rng):
+    def with_hidden_redrawn(self, state: LiarsState, seat: int, rng: Any) -> LiarsState:
         hands = tuple(
             hand if s == seat else tuple(rng.randint(1, 6) for _ in hand)
             for s, hand in enumerate(state.hands)
@@ -341,7 +348,7 @@ class LiarsDice(Game):
 
     # ---- the record ------------------------------------------------------------------
 
-    def action_from_event(self, event):
+    def action_from_event(self, event: Event) -> tuple[int | None, Action] | None:
         kind = event.get("type")
         if kind == "round":
             return None, {"type": "roll", "dice": self.dice_in_event(event)}
@@ -353,11 +360,10 @@ class LiarsDice(Game):
             return event["seat"], dict(CHALLENGE)
         return None
 
-    def dice_in_event(self, event):
+    def dice_by_seat(self, event: Event) -> dict[int, list[int]]:
         if event.get("type") != "round":
-            return []
-        dice = event["dice"]
-        return [die for key in sorted(dice, key=int) for die in dice[key]]
+            return {}
+        return {int(seat): dice for seat, dice in event["dice"].items()}
 
 
 GAME = LiarsDice()

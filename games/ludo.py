@@ -33,13 +33,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    Action,
+    Applied,
+    Event,
     Game,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
     Option,
     Turn,
+    action_from_roll_event,
+    dice_of_roll_event,
+    next_seat,
     require_dice,
+    roll_event,
 )
 from .ludo_geometry import (
     BASE,
@@ -50,7 +57,7 @@ from .ludo_geometry import (
     geometry_json,
 )
 
-ROLL, MOVE, OVER = "roll", "move", "over"
+ROLL, MOVE = "roll", "move"
 SIX = 6
 SIXES_VOID = 3
 
@@ -61,7 +68,7 @@ class LudoState:
     arms: tuple[int, ...]
     tokens: tuple[tuple[int, ...], ...]  # progress per seat, per token
     to_move: int | None  # None once the game is over
-    pending: str  # ROLL, MOVE or OVER
+    pending: str  # ROLL or MOVE: what the seat to move does next (nothing once over)
     rolls: tuple[int, ...] = ()  # the current sequence, in the order rolled
     used: int = 0  # how many rolls of the sequence have moved a token
     movable: tuple[int, ...] = ()  # legal tokens for rolls[used] while pending MOVE
@@ -75,6 +82,11 @@ class LudoState:
     @property
     def num_players(self) -> int:
         return len(self.tokens)
+
+    @property
+    def over(self) -> bool:
+        """Every seat is placed: all but one brought their tokens home (docs/rules.md §2.5)."""
+        return len(self.placings) == len(self.tokens)
 
 
 def _with(state: LudoState, **changes: Any) -> LudoState:
@@ -96,7 +108,7 @@ def _token_label(token: int) -> str:
     return f"Token {token + 1}"
 
 
-class Ludo(Game):
+class Ludo(Game[LudoState]):
     name = "ludo"
     title = "Ludo"
     min_players = 2
@@ -138,7 +150,9 @@ class Ludo(Game):
             "first_player": options["first_player"],
         }
 
-    def initial_state(self, num_players: int, options: dict[str, Any] | None = None):
+    def initial_state(
+        self, num_players: int, options: dict[str, Any] | None = None
+    ) -> LudoState:
         self.check_players(num_players)
         options = self.resolve_options(num_players, options)
         return LudoState(
@@ -153,10 +167,10 @@ class Ludo(Game):
     # ---- decisions ---------------------------------------------------------
 
     def turn(self, state: LudoState) -> Turn | None:
+        if state.over:
+            return None
         if state.pending == ROLL:
             return Turn(seat=state.to_move, dice=1)
-        if state.pending == OVER:
-            return None
         movable = state.movable
         if len(movable) == 1:
             return Turn(seat=state.to_move, forced={"type": "move", "token": movable[0]})
@@ -167,8 +181,8 @@ class Ludo(Game):
                 return Turn(seat=state.to_move)
         return Turn(seat=state.to_move, forced={"type": "move", "token": movable[0]})
 
-    def legal_actions(self, state: LudoState, seat: int) -> list[dict]:
-        if seat != state.to_move:
+    def legal_actions(self, state: LudoState, seat: int) -> list[Action]:
+        if seat != state.to_move or state.over:
             return []
         if state.pending == ROLL:
             return [{"type": "roll"}]
@@ -176,8 +190,8 @@ class Ludo(Game):
             return [{"type": "move", "token": t} for t in state.movable]
         return []
 
-    def apply(self, state: LudoState, seat, action):
-        if state.pending == OVER:
+    def apply(self, state: LudoState, seat: int | None, action: Action) -> Applied[LudoState]:
+        if state.over:
             raise IllegalAction("The game is over")
         if seat != state.to_move:
             raise NotYourTurn("It is not your turn", seat=state.to_move)
@@ -221,8 +235,8 @@ class Ludo(Game):
             return tuple(t for t in range(TOKENS) if tokens[t] == BASE or tokens[t] + SIX <= home)
         return tuple(t for t in range(TOKENS) if tokens[t] != BASE and tokens[t] + roll <= home)
 
-    def _roll(self, state: LudoState, seat: int, value: int):
-        events = [{"type": "roll", "seat": seat, "value": value}]
+    def _roll(self, state: LudoState, seat: int, value: int) -> Applied[LudoState]:
+        events = [roll_event(seat, value)]
         rolls = state.rolls + (value,)
         if value == SIX:
             if len(rolls) == SIXES_VOID:
@@ -234,7 +248,7 @@ class Ludo(Game):
             return self._end_turn(state, state.tokens, state.placings), events
         return _with(state, pending=MOVE, rolls=rolls, used=0, movable=movable), events
 
-    def _move(self, state: LudoState, seat: int, token: int):
+    def _move(self, state: LudoState, seat: int, token: int) -> Applied[LudoState]:
         geo = GEOMETRIES[state.board]
         tables = geo.tables
         roll = state.rolls[state.used]
@@ -286,19 +300,14 @@ class Ludo(Game):
     def _end_turn(self, state: LudoState, tokens, placings: tuple[int, ...]) -> LudoState:
         n = len(tokens)
         unfinished = [s for s in range(n) if s not in placings]
-        if len(unfinished) == 1:
+        if len(unfinished) == 1:  # the last one left takes last place: the game is over
             return _with(
-                state, tokens=tokens, to_move=None, pending=OVER, rolls=(), used=0, movable=(),
+                state, tokens=tokens, to_move=None, pending=ROLL, rolls=(), used=0, movable=(),
                 bonus=False, sequence=1, placings=placings + (unfinished[0],),
             )
-        seat = state.to_move
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if candidate not in placings:
-                break
         return _with(
-            state, tokens=tokens, to_move=candidate, pending=ROLL, rolls=(), used=0,
-            movable=(), bonus=False, sequence=1, placings=placings,
+            state, tokens=tokens, to_move=next_seat(state.to_move, n, placings), pending=ROLL,
+            rolls=(), used=0, movable=(), bonus=False, sequence=1, placings=placings,
         )
 
     # ---- what players see --------------------------------------------------
@@ -324,7 +333,7 @@ class Ludo(Game):
             "geometry": geometry_json(state.board),
             "seats": seats,
             "to_move": state.to_move,
-            "pending": None if state.pending == OVER else state.pending,
+            "pending": None if state.over else state.pending,
             "rolls": list(state.rolls),
             "used": state.used,
             # Index in ``rolls`` of the roll to move with now (None while rolling).
@@ -338,7 +347,7 @@ class Ludo(Game):
                 "seat": last[0], "token": last[1], "from": last[2], "to": last[3],
                 "captured": [{"seat": s, "token": t} for s, t in last[4]],
             },
-            "over": state.pending == OVER,
+            "over": state.over,
         }
 
     def placings(self, state: LudoState) -> list[int]:
@@ -346,16 +355,16 @@ class Ludo(Game):
 
     # ---- the record --------------------------------------------------------
 
-    def action_from_event(self, event):
+    def action_from_event(self, event: Event) -> tuple[int | None, Action] | None:
         kind = event.get("type")
         if kind == "roll":
-            return event.get("seat"), {"type": "roll", "dice": [event.get("value")]}
+            return action_from_roll_event(event)
         if kind == "move":
             return event.get("seat"), {"type": "move", "token": event.get("token")}
         return None
 
-    def dice_in_event(self, event):
-        return [event["value"]] if event.get("type") == "roll" else []
+    def dice_by_seat(self, event: Event) -> dict[int, list[int]]:
+        return dice_of_roll_event(event)
 
     def record_seat_extra(self, state: LudoState, seat: int) -> dict[str, Any]:
         return {"arm": state.arms[seat]}

@@ -1,9 +1,12 @@
 """The game record ``khelaghor.record/1`` (docs/record.md): writer, reader, replayer.
 
-A record is a game's setup plus its ordered events. ``replay`` rebuilds the state
-by feeding the events back through the engine: each event that stands for an
-action is applied, and every event the engine produces must match the record's
-next events field by field. Unknown event types and fields are ignored (forward
+A record is a game's setup plus its ordered events. One fold (``fold``) feeds
+the events back through the engine: each event that stands for an action is
+applied, and every event the engine produces must match the record's next
+events field by field. Every reader goes through it: ``replay`` (checked, with
+the dice), the rooms' state cache (``fold``, trusting its own log), the replay's
+frames; the dice list and the luck report read the rolls the same way
+(``rolls``). Unknown event types and fields are ignored (forward
 compatibility); anything that breaks the rules or the dice is rejected with the
 event's index and a reason.
 """
@@ -12,11 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from .base import Event, Game, GameError
+from .base import Action, Event, Game, GameError
 from .fairness import SCHEME, FairnessError, verify_dice
 from .registry import get_game
 
@@ -133,6 +136,115 @@ def _describe(event: Event) -> str:
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
 
 
+# ---- the fold ----------------------------------------------------------------------
+
+
+class Step(NamedTuple):
+    """One action of a record, applied by the fold."""
+
+    index: int  # the event that stands for the action
+    last: int  # its last consequence's event (``index`` when it has none)
+    seat: int | None
+    action: Action
+    state: Any  # the state after the action and its consequences
+
+
+def fold(
+    game: Game,
+    events: Iterable[Event],
+    state: Any,
+    *,
+    check: bool = False,
+    each: Callable[[Step], object] | None = None,
+) -> Any:
+    """The one fold over a record: feed ``events`` through ``game`` from
+    ``state`` and return the state after them. ``each`` is called with every
+    action once its consequences have been read.
+
+    Event types the game does not write (timeouts, takeovers, ...) are skipped.
+    Each event that stands for an action is applied; the events the engine
+    produces after the first are its consequences, and the record's next events
+    of the game's types must be those. With ``check`` they are compared field by
+    field and anything that breaks the rules raises RecordError naming the event.
+    Without it the log is trusted (the site wrote it through the engine) and a
+    consequence is only skipped: the state cache moves a cached state on this
+    way by the events logged since, on the move path, so it builds no ``Step``
+    unless ``each`` asks for them."""
+    known = game.record_event_types
+    apply, action_from_event = game.apply, game.action_from_event  # bound once: hot loop
+    owed: list[Event] = []  # consequences still to be read, the next one last
+    first = last = -1  # the events of the action they belong to, so far
+    seat: int | None = None
+    action: Action = {}
+    for index, event in enumerate(events):
+        if event.get("type") not in known:
+            continue
+        if owed:
+            expected = owed.pop()
+            if check and (expected["type"] != event["type"] or not _same(game, expected, event)):
+                raise RecordError(
+                    f"expected {_describe(expected)} but the record has {_describe(event)}", index
+                )
+            last = index
+            if not owed and each is not None:
+                each(Step(first, last, seat, action, state))
+            continue
+        try:
+            mapped = action_from_event(event)
+        except (KeyError, TypeError, ValueError):
+            if not check:
+                raise
+            mapped = None
+        if mapped is None:
+            if check:
+                raise RecordError(f"a {event['type']} event cannot happen here", index)
+            continue  # a consequence of an action before ``state``
+        seat, action = mapped
+        if check:
+            if game.turn(state) is None:
+                raise RecordError("the game was already over", index)
+            try:
+                state, produced = apply(state, seat, action)
+            except GameError as exc:
+                raise RecordError(exc.message, index) from None
+            if not produced or not _same(game, produced[0], event):
+                first_produced = _describe(produced[0]) if produced else "nothing"
+                raise RecordError(f"the rules give {first_produced} for this action", index)
+        else:
+            state, produced = apply(state, seat, action)
+        first = last = index
+        if len(produced) > 1:
+            owed = produced[:0:-1]
+        elif each is not None:
+            each(Step(first, last, seat, action, state))
+    if owed:
+        if check:
+            raise RecordError(f"the record ends before {_describe(owed[-1])}")
+        if each is not None:  # a trusted log read up to a consequence
+            each(Step(first, last, seat, action, state))
+    return state
+
+
+def steps(game: Game, events: Iterable[Event], state: Any, *, check: bool = False
+          ) -> list[Step]:
+    """Every action of ``events`` as the fold applies it, in order."""
+    out: list[Step] = []
+    fold(game, events, state, check=check, each=out.append)
+    return out
+
+
+def rolls(game: Game, events: Iterable[Event]) -> Iterator[tuple[int, dict[int, list[int]]]]:
+    """Every roll of a record: its event index and the dice by seat, in nonce
+    order. Read without applying the rules, so that a changed die is found at
+    its own event whatever the rules make of the moves after it."""
+    known = game.record_event_types
+    for index, event in enumerate(events):
+        if event.get("type") in known:
+            dice = game.dice_by_seat(event)
+            if dice:
+                yield index, dice
+
+
 def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
     """Rebuild the final state of ``record``; raise RecordError at the first
     event that breaks the rules, the dice or the status."""
@@ -155,40 +267,15 @@ def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
             if entry.get(key) != value:
                 raise RecordError(f"Seat {seat_index} must have {key} {value}")
 
-    owed: deque[Event] = deque()  # consequences the engine produced, still to be matched
+    events = record["events"]
     rolled: list[tuple[int, list[int]]] = []
-    for index, event in enumerate(record["events"]):
-        if event["type"] not in game.record_event_types:
-            continue  # a type this reader does not know (timeouts, takeovers, ...)
-        if owed:
-            expected = owed.popleft()
-            if expected["type"] != event["type"] or not _same(game, expected, event):
-                raise RecordError(
-                    f"expected {_describe(expected)} but the record has {_describe(event)}", index
-                )
-            continue
-        try:
-            mapped = game.action_from_event(event)
-        except (KeyError, TypeError, ValueError):
-            mapped = None
-        if mapped is None:
-            raise RecordError(f"a {event['type']} event cannot happen here", index)
-        seat, action = mapped
-        if game.turn(state) is None:
-            raise RecordError("the game was already over", index)
-        try:
-            state, produced = game.apply(state, seat, action)
-        except GameError as exc:
-            raise RecordError(exc.message, index) from None
-        if not produced or not _same(game, produced[0], event):
-            first = _describe(produced[0]) if produced else "nothing"
-            raise RecordError(f"the rules give {first} for this action", index)
-        owed.extend(produced[1:])
-        dice = game.dice_in_event(event)
+
+    def note_dice(step: Step) -> None:
+        dice = game.dice_in_event(events[step.index])
         if dice:
-            rolled.append((index, dice))
-    if owed:
-        raise RecordError(f"the record ends before {_describe(owed[0])}")
+            rolled.append((step.index, dice))
+
+    state = fold(game, events, state, check=True, each=note_dice)
 
     over = game.turn(state) is None
     placings = game.placings(state)
@@ -205,25 +292,6 @@ def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
     if check_dice:
         dice_checked = verify_record_dice(record, rolled, required=status == "finished")
     return Replay(game=game, state=state, dice_checked=dice_checked, placings=placings)
-
-
-def state_from_events(game: Game, num_players: int, options: dict[str, Any], events) -> Any:
-    """The state after ``events`` (a trusted move log): apply the events that
-    stand for actions, skip consequences and table events. No checks: the log
-    was written by the engine itself."""
-    return advance_state(game, game.initial_state(num_players, options), events)
-
-
-def advance_state(game: Game, state: Any, events) -> Any:
-    """``state`` moved on by the next ``events`` of the same trusted log (a
-    server that holds the state at seq n reads only the events from n on)."""
-    known = game.record_event_types
-    for event in events:
-        if event.get("type") in known:
-            mapped = game.action_from_event(event)
-            if mapped is not None:
-                state, _ = game.apply(state, *mapped)
-    return state
 
 
 def verify_record_dice(
@@ -250,10 +318,7 @@ def verify_record_dice(
 def dice_of_record(record: dict[str, Any]) -> list[tuple[int, list[int]]]:
     """Every die of a record by event index, in nonce order."""
     game = get_game(record["game"])
-    out = []
-    for index, event in enumerate(record["events"]):
-        if event.get("type") in game.record_event_types:
-            dice = game.dice_in_event(event)
-            if dice:
-                out.append((index, dice))
-    return out
+    return [
+        (index, [die for seat in sorted(dice) for die in dice[seat]])
+        for index, dice in rolls(game, record["events"])
+    ]

@@ -23,7 +23,22 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Game, IllegalAction, InvalidOptions, NotYourTurn, Option, Turn, require_dice
+from .base import (
+    Action,
+    Applied,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    Option,
+    Turn,
+    action_from_roll_event,
+    dice_of_roll_event,
+    next_seat,
+    require_dice,
+    roll_event,
+)
 
 FINISH = 100
 ENTRY_ROLL = 6
@@ -111,8 +126,13 @@ class SnakesState:
     def num_players(self) -> int:
         return len(self.squares)
 
+    @property
+    def over(self) -> bool:
+        """Every seat is placed: all but one reached 100, the last takes last place."""
+        return len(self.placings) == len(self.squares)
 
-class Snakes(Game):
+
+class Snakes(Game[SnakesState]):
     name = "snakes"
     title = "Snakes & Ladders"
     min_players = 2
@@ -130,7 +150,9 @@ class Snakes(Game):
         "move": ("type", "seat", "from", "to"),
     }
 
-    def initial_state(self, num_players: int, options: dict[str, Any] | None = None):
+    def initial_state(
+        self, num_players: int, options: dict[str, Any] | None = None
+    ) -> SnakesState:
         self.check_players(num_players)
         options = self.resolve_options(num_players, options)
         return SnakesState(
@@ -141,15 +163,15 @@ class Snakes(Game):
         )
 
     def turn(self, state: SnakesState) -> Turn | None:
-        if state.to_move is None:
+        if state.over:
             return None
         return Turn(seat=state.to_move, dice=1)
 
-    def legal_actions(self, state: SnakesState, seat: int) -> list[dict]:
+    def legal_actions(self, state: SnakesState, seat: int) -> list[Action]:
         return [{"type": "roll"}] if state.to_move == seat else []
 
-    def apply(self, state: SnakesState, seat, action):
-        if state.to_move is None:
+    def apply(self, state: SnakesState, seat: int | None, action: Action) -> Applied[SnakesState]:
+        if state.over:
             raise IllegalAction("The game is over")
         if seat != state.to_move:
             raise NotYourTurn("It is not your turn to roll")
@@ -157,7 +179,7 @@ class Snakes(Game):
             raise IllegalAction("In Snakes & Ladders the only action is to roll")
         (value,) = require_dice(action, 1)
 
-        events: list[dict] = [{"type": "roll", "seat": seat, "value": value}]
+        events = [roll_event(seat, value)]
         here = state.squares[seat]
         if here == 0:
             target = ENTRY_SQUARE if value == ENTRY_ROLL else None
@@ -183,19 +205,11 @@ class Snakes(Game):
         if value == 6 and seat not in placings:
             to_move, in_a_row = seat, state.rolls_in_a_row + 1
         else:
-            to_move, in_a_row = self._next_seat(seat, placings, len(squares)), 0
+            to_move, in_a_row = next_seat(seat, len(squares), placings), 0
         return replace(
             state, squares=squares, to_move=to_move, placings=placings, last_roll=value,
             rolls_in_a_row=in_a_row,
         ), events
-
-    @staticmethod
-    def _next_seat(seat: int, placings: tuple[int, ...], n: int) -> int:
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if candidate not in placings:
-                return candidate
-        raise AssertionError("no unfinished seat left")
 
     def view_for(self, state: SnakesState, seat: int | None) -> dict[str, Any]:
         # Nothing in Snakes & Ladders is hidden: every seat sees the same.
@@ -206,19 +220,18 @@ class Snakes(Game):
             "to_move": state.to_move,
             "placings": list(state.placings),
             "last_roll": state.last_roll,
-            "over": state.to_move is None,
+            "over": state.over,
         }
 
     def placings(self, state: SnakesState) -> list[int]:
         return list(state.placings)
 
-    def action_from_event(self, event):
-        if event.get("type") == "roll":
-            return event.get("seat"), {"type": "roll", "dice": [event.get("value")]}
-        return None
+    def action_from_event(self, event: Event) -> tuple[int | None, Action] | None:
+        # A move is the roll's consequence: compared on replay, never applied.
+        return action_from_roll_event(event) if event.get("type") == "roll" else None
 
-    def dice_in_event(self, event):
-        return [event["value"]] if event.get("type") == "roll" else []
+    def dice_by_seat(self, event: Event) -> dict[int, list[int]]:
+        return dice_of_roll_event(event)
 
 
 GAME = Snakes()

@@ -21,6 +21,8 @@ from games.record import (
     check_shape,
     dice_of_record,
     replay,
+    rolls,
+    steps,
     verify_record_dice,
 )
 from games.registry import get_game
@@ -160,38 +162,28 @@ def verify(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The public view after each event that changes the game, for the replay.
+    """The public view after each action, for the replay.
 
     Frame 0 is the start. Each frame is ``{"event": index or None, "events":
     [the events it shows], "view": the changed keys only}``: the browser builds
-    the full view by merging, which keeps a long Ludo game's replay small. The
-    views are the engine's own ``view_for(state, None)`` (a spectator's), so the
-    replay draws exactly what the live table drew for someone watching."""
+    the full view by merging, which keeps a long Ludo game's replay small. An
+    action's frame shows the table events logged since the previous frame, the
+    action's event and its consequences (``last`` is the index of the last).
+    The views are the engine's own ``view_for(state, None)`` (a spectator's), so
+    the replay draws exactly what the live table drew for someone watching."""
     engine = get_game(record["game"])
-    num = len(record["seats"])
-    state = engine.initial_state(num, record["options"])
+    events = record["events"]
+    state = engine.initial_state(len(record["seats"]), record["options"])
     previous = engine.view_for(state, None)
     frames = [{"event": None, "events": [], "view": previous}]
-    pending: list[dict[str, Any]] = []
-    known = engine.record_event_types
-    for index, event in enumerate(record["events"]):
-        pending.append(event)
-        if event.get("type") not in known:
-            continue
-        mapped = engine.action_from_event(event)
-        if mapped is None:
-            # A consequence of the previous action: show it with that frame.
-            if frames[-1]["event"] is not None:
-                frames[-1]["events"].append(event)
-                frames[-1]["last"] = index
-            pending = []
-            continue
-        state, _produced = engine.apply(state, *mapped)
-        view = engine.view_for(state, None)
+    shown = 0  # the first event no frame shows yet
+    for step in steps(engine, events, state):
+        view = engine.view_for(step.state, None)
         delta = {k: v for k, v in view.items() if previous.get(k) != v}
-        frames.append({"event": index, "last": index, "events": pending, "view": delta})
+        frames.append({"event": step.index, "last": step.last,
+                       "events": events[shown : step.last + 1], "view": delta})
         previous = view
-        pending = []
+        shown = step.last + 1
     return frames
 
 
@@ -209,17 +201,10 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
     A chart per seat shows how often each face came up, with the fair line."""
     engine = get_game(record["game"])
     faces: dict[int, Counter] = {entry["seat"]: Counter() for entry in record["seats"]}
-    for event in record["events"]:
-        if event.get("type") not in engine.record_event_types:
-            continue
-        if event["type"] == "roll" and isinstance(event.get("value"), int):
-            seat = event.get("seat")
+    for _index, by_seat in rolls(engine, record["events"]):
+        for seat, dice in by_seat.items():
             if seat in faces:
-                faces[seat][event["value"]] += 1
-        elif event["type"] == "round" and isinstance(event.get("dice"), dict):
-            for seat, dice in event["dice"].items():
-                if int(seat) in faces:
-                    faces[int(seat)].update(d for d in dice if isinstance(d, int))
+                faces[seat].update(d for d in dice if isinstance(d, int))
     seats = []
     for entry in record["seats"]:
         counts = faces[entry["seat"]]

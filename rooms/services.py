@@ -33,7 +33,7 @@ from games.fairness import (
     seed_hash,
     valid_contribution,
 )
-from games.record import advance_state, build_record
+from games.record import build_record, fold
 from games.registry import get_game
 
 from . import clock, codes, errors, publish, rows
@@ -113,7 +113,7 @@ def load_state(game_row: Game) -> Any:
     events = rows.events_between(game_row.id, since, game_row.seq)
     if len(events) != game_row.seq - since:
         raise RuntimeError(f"game {game_row.id}: move log has a gap before seq {game_row.seq}")
-    state = advance_state(engine, state, events)
+    state = fold(engine, events, state)
     _remember(game_row, state)
     return state
 

@@ -196,3 +196,13 @@ def test_live_events_never_carry_another_seats_dice(name, n):
                 if str(seat) in event["dice"]:
                     assert shown[str(seat)] == event["dice"][str(seat)]
             assert game.event_for(event, None)["dice"] == {}
+
+
+@pytest.mark.parametrize("name,n", SETUPS)
+def test_over_means_every_seat_is_placed_and_no_one_is_to_act(name, n):
+    game = get_game(name)
+    for state in playout(name, n, seed=n):
+        over = game.turn(state) is None
+        assert over == (len(game.placings(state)) == n)
+        assert game.view_for(state, None)["over"] is over
+        assert all(game.legal_actions(state, seat) == [] for seat in range(n)) or not over

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.base import IllegalAction, InvalidOptions, NotYourTurn, Turn
+from games.base import IllegalAction, InvalidOptions, NotYourTurn, Turn, next_seat
 from games.liars_dice import GAME as liars
 from games.liars_dice import Bid, LiarsState, bid_key
 from games.record import replay
@@ -27,7 +27,8 @@ def table(hands, *, bids=(), to_move=None, counts=None, eliminated=(), round=1, 
     counts = tuple(len(h) for h in dice) if counts is None else tuple(counts)
     bid_objs = tuple(Bid(*b) for b in bids)
     if to_move is None:
-        to_move = liars._next_alive(counts, bid_objs[-1].seat) if bid_objs else min(hands)
+        out = [s for s, c in enumerate(counts) if not c]
+        to_move = next_seat(bid_objs[-1].seat, n, out) if bid_objs else min(hands)
     return LiarsState(
         counts=counts,
         hands=dice,
