@@ -500,6 +500,7 @@ def test_pings_keep_a_seat_present():
     assert Seat.objects.get(room=room, index=0).connected
 
 
+@pytest.mark.slow  # whole games checked move by move: `make test`, not `make check`
 @pytest.mark.parametrize("game,seats", [("snakes", 3), ("liars_dice", 3), ("ludo", 2), ("ludo", 5)])
 def test_room_records_pass_the_independent_checker(settings, game, seats):
     """A game played through the room layer — a human acting from their view,
