@@ -43,10 +43,10 @@ admin: $(STAMP)
 	$(PY) manage.py createsuperuser
 
 # The inner loop, for every edit: lint, then the engines, computer players and room
-# services (no servers, no browser). `make test` is still the whole truth.
+# services (no servers, no browser, no slow tests). `make test` is still the whole truth.
+# One process: starting xdist workers costs more than they save on this small set.
 check: lint
-	$(PY) -m pytest -n $(WORKERS) -q -m "not slow" tests/games tests/rooms \
-		--ignore=tests/games/test_cli.py
+	$(PY) -m pytest -q -m "not slow" tests/games tests/rooms --ignore=tests/games/test_cli.py
 
 # Everything, in $(WORKERS) processes, with coverage of every process the tests start
 # (pyproject.toml [tool.coverage.*]); fails below the coverage floor. pytest's exit
