@@ -21,7 +21,8 @@ $(STAMP): requirements.txt requirements-dev.txt
 	@$(PY) -m pip install --quiet --upgrade pip
 	@echo "make: installing requirements-dev.txt into $(VENV) (about two minutes the first time)"
 	@set -o pipefail; $(PY) -m pip install --progress-bar off -r requirements-dev.txt \
-		| awk '/^Collecting / { print "make:   " $$2; fflush() }'
+		| awk '/^Collecting / { print "make:   fetching " $$2; fflush() } \
+		       /^Installing collected/ { print "make:   installing them (the longest step)"; fflush() }'
 	@echo "make: $(VENV) is ready"
 	@touch $(STAMP)
 
@@ -37,10 +38,11 @@ run: $(STAMP) compilemessages
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # A staff account for the admin (/admin/) on the development database; asks for a
-# name, an e-mail address (may be empty) and a password.
+# name, an e-mail address (may be empty) and a password, or takes them from
+# DJANGO_SUPERUSER_USERNAME, DJANGO_SUPERUSER_EMAIL and DJANGO_SUPERUSER_PASSWORD.
 admin: $(STAMP)
 	@$(PY) manage.py migrate --noinput --verbosity 0
-	$(PY) manage.py createsuperuser
+	$(PY) manage.py createsuperuser $(if $(DJANGO_SUPERUSER_PASSWORD),--noinput)
 
 # The inner loop, for every edit: lint, then the engines, computer players and room
 # services (no servers, no browser, no slow tests). `make test` is still the whole truth.
