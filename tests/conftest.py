@@ -14,8 +14,17 @@ def pytest_configure(config):
     # Under xdist each worker is its own process: give it its own PostgreSQL
     # database, Redis database and channel prefix before any test reads them.
     worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker:
-        services.use_worker_services(worker)
+    try:
+        if worker:
+            services.use_worker_services(worker)
+        elif isinstance(workers := getattr(config.option, "numprocesses", None), int):
+            # Say so once, before starting workers that would each fail the same way.
+            for n in range(workers):
+                services.redis_url_for_worker(
+                    services.redis_url(), f"gw{n}", os.environ.get("KHELAGHOR_TEST_REDIS_DBS", "")
+                )
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def uses_browser(item) -> bool:
