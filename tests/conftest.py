@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tests import services
+from tests import servers, services
 
 pytest_plugins = ["tests.fixtures"]
 
@@ -25,6 +25,10 @@ def pytest_configure(config):
                 )
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
+    if worker or not getattr(config.option, "numprocesses", None):
+        # This process runs tests (an xdist controller only starts workers, which
+        # must be measured): under coverage, measure only the site's subprocesses.
+        servers.measure_only_site_processes()
 
 
 def uses_browser(item) -> bool:

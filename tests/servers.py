@@ -57,6 +57,21 @@ class DaphneServer:
             return f"(log unreadable: {exc})"
 
 
+# `make test` measures every Python process the tests start (pyproject.toml, coverage's
+# patch = subprocess) by handing each one COVERAGE_PROCESS_CONFIG. Only the site's own
+# processes, daphne and manage.py, are handed it: other helpers (the external bots'
+# test programs must answer within a second) would pay coverage's start-up for
+# nothing. tests/conftest.py takes it out of the environment for everything else.
+_coverage_env: dict[str, str] = {}
+
+
+def measure_only_site_processes() -> None:
+    """Keep coverage's subprocess setting for daphne and manage.py alone."""
+    value = os.environ.pop("COVERAGE_PROCESS_CONFIG", None)
+    if value:
+        _coverage_env["COVERAGE_PROCESS_CONFIG"] = value
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -98,7 +113,7 @@ def manage(
     return subprocess.run(
         [python_for_servers(), "manage.py", *args],
         cwd=REPO_ROOT,
-        env={**base, **(env or {})},
+        env={**base, **_coverage_env, **(env or {})},
         input=stdin,
         capture_output=True,
         text=True,
@@ -199,7 +214,7 @@ def _start_daphne(port: int, env: dict[str, str], log_path: Path) -> DaphneServe
                 "config.asgi:application",
             ],
             cwd=REPO_ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
+            env={**os.environ, **_coverage_env, "PYTHONUNBUFFERED": "1", **env},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
