@@ -1,23 +1,60 @@
-"""Fixtures shared by every test: real services, found or skipped (see services.py)."""
+"""What every test shares: real services and servers (tests/fixtures.py), and the
+rules that let the suite run in parallel (pytest-xdist, `make test`)."""
+
+import os
 
 import pytest
 
-from tests import services
+from tests import servers, services
+
+pytest_plugins = ["tests.fixtures"]
 
 
-@pytest.fixture(scope="session")
-def redis_service() -> str:
-    """URL of a Redis that answers."""
-    return services.require_redis()
+def pytest_configure(config):
+    # Under xdist each worker is its own process: give it its own PostgreSQL
+    # database, Redis database and channel prefix before any test reads them.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    try:
+        if worker:
+            services.use_worker_services(worker)
+        elif isinstance(workers := getattr(config.option, "numprocesses", None), int):
+            # Say so once, before starting workers that would each fail the same way.
+            for n in range(workers):
+                services.redis_url_for_worker(
+                    services.redis_url(), f"gw{n}", os.environ.get("KHELAGHOR_TEST_REDIS_DBS", "")
+                )
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if worker or not getattr(config.option, "numprocesses", None):
+        # This process runs tests (an xdist controller only starts workers, which
+        # must be measured): under coverage, measure only the site's subprocesses.
+        servers.measure_only_site_processes()
 
 
-@pytest.fixture(scope="session")
-def postgres_service() -> str:
-    """URL of a PostgreSQL that answers."""
-    return services.require_postgres()
+def uses_browser(item) -> bool:
+    return "browser" in getattr(item, "fixturenames", ())
 
 
-@pytest.fixture(scope="session")
-def chromium_path() -> str:
-    """Path of Debian's Chromium for Playwright (never a downloaded browser)."""
-    return services.require_chromium()
+def pytest_collection_modifyitems(config, items):
+    # Browser tests first and together: one Chromium start per process (see
+    # SharedChromium), and the slowest tests begin while the other worker is busy.
+    # A stable sort, so each module's tests keep their order; every worker sorts
+    # the same way, as xdist requires.
+    items.sort(key=lambda item: not uses_browser(item))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    if not uses_browser(item):
+        stop_chromium()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    stop_chromium()
+
+
+def stop_chromium() -> None:
+    # Imported here, after pytest_plugins has loaded (and assert-rewritten) it.
+    from tests.fixtures import CHROMIUM
+
+    CHROMIUM.stop()

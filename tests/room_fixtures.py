@@ -1,9 +1,17 @@
 """Fixtures shared by the test packages that drive rooms through services and the admin."""
 
+import uuid
+
 import pytest
 from django.core.cache import cache
 
 from rooms import clock, services
+from rooms.services import Actor
+
+
+def person(name: str = "Tanvir") -> Actor:
+    """A guest of their own: a fresh session key, as a new browser would have."""
+    return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
 @pytest.fixture(autouse=True)

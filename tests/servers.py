@@ -1,15 +1,20 @@
 """Start real daphne processes for tests that need the whole stack.
 
-    with run_daphne(free_port(), {"REDIS_URL": url}) as server:
+    env = sqlite_env(tmp_path)            # or postgres_env(url, REDIS_URL=...)
+    with run_daphne(free_port(), env) as server:
         ...  # server.port, server.base_url, server.process
 
 The server is ready when /healthz answers 200, polled with a deadline rather than
-a blind sleep; if it dies or never gets healthy, the error carries its log.
+a blind sleep; if it dies or never gets healthy, the error carries its log. The
+log lives in a temporary directory that is removed when the server stops; a test
+that fails inside ``run_daphne`` gets the log's tail as a note on its error.
 """
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -22,8 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-STARTUP_TIMEOUT = 30.0
+# A deadline, not a wait: a loaded CI machine, under coverage, can take a minute.
+STARTUP_TIMEOUT = 120.0
 STOP_TIMEOUT = 10.0
+LOG_TAIL_LINES = 60
 
 
 @dataclass
@@ -42,6 +49,27 @@ class DaphneServer:
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
+        try:
+            return "\n".join(self.log().splitlines()[-lines:])
+        except OSError as exc:
+            return f"(log unreadable: {exc})"
+
+
+# `make test` measures every Python process the tests start (pyproject.toml, coverage's
+# patch = subprocess) by handing each one COVERAGE_PROCESS_CONFIG. Only the site's own
+# processes, daphne and manage.py, are handed it: other helpers (the external bots'
+# test programs must answer within a second) would pay coverage's start-up for
+# nothing. tests/conftest.py takes it out of the environment for everything else.
+_coverage_env: dict[str, str] = {}
+
+
+def measure_only_site_processes() -> None:
+    """Keep coverage's subprocess setting for daphne and manage.py alone."""
+    value = os.environ.pop("COVERAGE_PROCESS_CONFIG", None)
+    if value:
+        _coverage_env["COVERAGE_PROCESS_CONFIG"] = value
 
 
 def free_port() -> int:
@@ -66,16 +94,36 @@ def python_for_servers() -> str:
     return str(venv_python) if venv_python.exists() else sys.executable
 
 
-def run_manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
-    """Run `manage.py ARGS` with env added to ours; raise with its output if it fails."""
-    result = subprocess.run(
+def manage(
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
+    clean: bool = False,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess:
+    """Run `manage.py ARGS` as a user would and return what happened.
+
+    ``env`` is added to ours; with ``clean`` our DJANGO_*, DATABASE_URL and
+    REDIS_URL are dropped first, so the command sees only the settings given."""
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not (clean and (k.startswith("DJANGO_") or k in ("DATABASE_URL", "REDIS_URL")))
+    }
+    return subprocess.run(
         [python_for_servers(), "manage.py", *args],
         cwd=REPO_ROOT,
-        env={**os.environ, **env},
+        env={**base, **_coverage_env, **(env or {})},
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=timeout,
     )
+
+
+def run_manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
+    """Run `manage.py ARGS` with env added to ours; raise with its output if it fails."""
+    result = manage(*args, env=env, timeout=timeout)
     if result.returncode != 0:
         raise RuntimeError(
             f"manage.py {' '.join(args)} failed ({result.returncode}):\n"
@@ -84,11 +132,80 @@ def run_manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
     return result.stdout
 
 
+# --- Migrated databases ---------------------------------------------------------
+#
+# Migrating takes seconds per database, and many tests want a fresh one: SQLite
+# databases are copied from one migrated per test process, and a PostgreSQL
+# database is migrated once per test process (migrate is idempotent anyway).
+
+_sqlite_template: Path | None = None
+_migrated_postgres: set[str] = set()
+
+
+def _template_sqlite() -> Path:
+    global _sqlite_template
+    if _sqlite_template is None:
+        directory = Path(tempfile.mkdtemp(prefix="khelaghor-template-"))
+        atexit.register(shutil.rmtree, directory, ignore_errors=True)
+        template = directory / "db.sqlite3"
+        run_manage("migrate", "--noinput", env={"DATABASE_URL": f"sqlite:///{template}"})
+        _sqlite_template = template
+    return _sqlite_template
+
+
+def sqlite_env(directory: Path | str, **extra: str) -> dict[str, str]:
+    """A fresh migrated SQLite database ``directory/db.sqlite3`` with the
+    in-memory layer and in-process timers (REDIS_URL empty), plus ``extra``."""
+    database = Path(directory) / "db.sqlite3"
+    shutil.copyfile(_template_sqlite(), database)
+    return {"DATABASE_URL": f"sqlite:///{database}", "REDIS_URL": "", **extra}
+
+
+def postgres_env(postgres_url: str, **extra: str) -> dict[str, str]:
+    """The migrated PostgreSQL database ``postgres_url``, plus ``extra``."""
+    env = {"DATABASE_URL": postgres_url, **extra}
+    if postgres_url not in _migrated_postgres:
+        run_manage("migrate", "--noinput", env=env)
+        _migrated_postgres.add(postgres_url)
+    return env
+
+
 @contextlib.contextmanager
 def run_daphne(port: int, env: dict[str, str]) -> Iterator[DaphneServer]:
     """Run `python -m daphne` on 127.0.0.1:port with env added to ours, until /healthz is ok."""
-    log_dir = Path(tempfile.mkdtemp(prefix="khelaghor-daphne-"))
-    log_path = log_dir / f"daphne-{port}.log"
+    with tempfile.TemporaryDirectory(prefix="khelaghor-daphne-") as log_dir:
+        log_path = Path(log_dir) / f"daphne-{port}.log"
+        server = _start_daphne(port, env, log_path)
+        try:
+            _wait_until_healthy(server)  # its errors carry the whole log
+            try:
+                yield server
+            except GeneratorExit:
+                raise
+            except BaseException as exc:
+                # The log goes with its directory: keep its end with the failure.
+                _stop(server.process)
+                exc.add_note(f"daphne on port {port}, last lines of its log:\n{server.log_tail()}")
+                raise
+        finally:
+            _stop(server.process)
+
+
+@contextlib.contextmanager
+def run_daphnes(env: dict[str, str], count: int) -> Iterator[list[DaphneServer]]:
+    """``count`` daphne processes on ``env``. They are all asked to stop at once
+    at the end, so a slow shutdown is waited for once, not per process."""
+    with contextlib.ExitStack() as stack:
+        started = [stack.enter_context(run_daphne(free_port(), env)) for _ in range(count)]
+        try:
+            yield started
+        finally:
+            for server in started:
+                if server.process.poll() is None:
+                    server.process.terminate()
+
+
+def _start_daphne(port: int, env: dict[str, str], log_path: Path) -> DaphneServer:
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [
@@ -97,21 +214,22 @@ def run_daphne(port: int, env: dict[str, str]) -> Iterator[DaphneServer]:
                 "config.asgi:application",
             ],
             cwd=REPO_ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
+            env={**os.environ, **_coverage_env, "PYTHONUNBUFFERED": "1", **env},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    server = DaphneServer(port=port, process=process, log_path=log_path)
+    return DaphneServer(port=port, process=process, log_path=log_path)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
     try:
-        _wait_until_healthy(server)
-        yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT)
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=STOP_TIMEOUT)
 
 
 def _wait_until_healthy(server: DaphneServer) -> None:

@@ -8,7 +8,9 @@ the embedded defaults (SQLite, in-memory layer).
 """
 
 import os
+import re
 import shutil
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -97,3 +99,83 @@ def require_chromium() -> str:
             unavailable(f"no Chromium at {path} (install Debian's chromium package)")
         path = found
     return path
+
+
+# --- One pytest-xdist worker's own services ------------------------------------
+#
+# Workers run at the same time, so each gets its own PostgreSQL database, Redis
+# database and pub/sub channel prefix, derived from the ones above; a serial run
+# (no worker) uses them as they are. pytest-django names its own test databases
+# per worker already; these are the project's own settings, so they are ours.
+
+
+def worker_number(worker: str) -> int:
+    """``gw3`` -> 3: the id pytest-xdist gives each worker (PYTEST_XDIST_WORKER)."""
+    match = re.fullmatch(r"gw(\d+)", worker)
+    if match is None:
+        raise ValueError(f"not a pytest-xdist worker id: {worker!r}")
+    return int(match.group(1))
+
+
+def postgres_url_for_worker(url: str, worker: str) -> str:
+    """The same server, database ``<name>_<worker>``."""
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") or "postgres"
+    return urlunsplit(parts._replace(path=f"/{name}_{worker}"))
+
+
+def redis_url_for_worker(url: str, worker: str, spare_dbs: str = "") -> str:
+    """The same server, another database number: the ``n``-th of ``spare_dbs``
+    (a comma list, KHELAGHOR_TEST_REDIS_DBS) when given, else the base number
+    minus ``n`` (CI's base is 15, so its workers use 15, 14, ...)."""
+    parts = urlsplit(url)
+    n = worker_number(worker)
+    if spare_dbs:
+        dbs = [int(db) for db in spare_dbs.split(",") if db.strip()]
+        if n >= len(dbs):
+            raise ValueError(
+                f"KHELAGHOR_TEST_REDIS_DBS={spare_dbs!r} has no database for worker {worker}"
+            )
+        db = dbs[n]
+    else:
+        base = int(parts.path.lstrip("/") or 0)
+        db = base - n
+        if db < 0:
+            raise ValueError(
+                f"Redis database {base} - {n} for worker {worker} is below 0: start from a "
+                "higher KHELAGHOR_TEST_REDIS_URL database or set KHELAGHOR_TEST_REDIS_DBS"
+            )
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def create_postgres_database(url: str) -> None:
+    """Create the database ``url`` names if the server answers and it is missing.
+    A server that does not answer is left to require_postgres (skip, or fail in CI)."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        with psycopg.connect(maintenance, connect_timeout=3, autocommit=True) as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+            ).fetchone()
+            if not exists:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error:
+        return
+
+
+def use_worker_services(worker: str) -> None:
+    """Point this worker's tests (and the servers they start, which inherit the
+    environment) at its own database, Redis database and channel prefix."""
+    postgres = postgres_url_for_worker(postgres_url(), worker)
+    create_postgres_database(postgres)
+    os.environ["KHELAGHOR_TEST_DATABASE_URL"] = postgres
+    os.environ["KHELAGHOR_TEST_REDIS_URL"] = redis_url_for_worker(
+        redis_url(), worker, os.environ.get("KHELAGHOR_TEST_REDIS_DBS", "")
+    )
+    prefix = os.environ.get("KHELAGHOR_CHANNEL_PREFIX", "khelaghor")
+    os.environ["KHELAGHOR_CHANNEL_PREFIX"] = f"{prefix}_{worker}"

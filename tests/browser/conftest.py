@@ -1,9 +1,10 @@
-"""Real Chromium against a real daphne: the fixtures every browser test shares.
+"""Players in real Chromium against a real daphne.
 
-The server runs on a temporary SQLite database (migrated in a subprocess first)
-because the tables need WebSockets, which Django's live_server cannot serve.
-Computer players act after KHELAGHOR_BOT_DELAY seconds; the tests shorten it so
-whole games finish in minutes, but they still wait on DOM state, never on time.
+``server`` and ``browser`` come from tests/fixtures.py: one daphne (on a temporary
+SQLite database, because the tables need WebSockets, which Django's live_server
+cannot serve) and one Chromium per test process. Computer players act after
+KHELAGHOR_BOT_DELAY seconds; the server shortens it so games finish in minutes,
+but the tests still wait on DOM state, never on time.
 """
 
 from __future__ import annotations
@@ -12,46 +13,14 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.servers import REPO_ROOT, free_port, run_daphne, run_manage
-from tests.services import CHROMIUM_ARGS
+from tests.servers import REPO_ROOT
 
 SCREENSHOTS = REPO_ROOT / "test-artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 LOCALES = {"bn": "bn-BD", "en": "en-GB"}
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    database = tmp_path_factory.mktemp("browser-ui-db") / "db.sqlite3"
-    env = {
-        "DATABASE_URL": f"sqlite:///{database}",
-        "KHELAGHOR_BOT_DELAY": "0.15",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-    run_manage("migrate", "--noinput", env=env)
-    with run_daphne(free_port(), env) as running:
-        # Tests read what the server wrote (a report, a room's id) straight from it,
-        # and run manage.py commands against it with this environment.
-        running.database = database
-        running.env = env
-        yield running
-
-
-# Module scope: the sync Playwright loop must be gone before other modules' own
-# Playwright or asyncio tests run in this thread.
-@pytest.fixture(scope="module")
-def browser(chromium_path) -> Browser:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture(scope="session")

@@ -5,40 +5,22 @@ never downloads a browser of its own.
 """
 
 import pytest
-from playwright.sync_api import sync_playwright
-
-from tests.servers import free_port, run_daphne, run_manage
-from tests.services import CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    database = tmp_path_factory.mktemp("browser-db") / "db.sqlite3"
-    env = {"DATABASE_URL": f"sqlite:///{database}"}
-    run_manage("migrate", "--noinput", env=env)
-    with run_daphne(free_port(), env) as running:
-        yield running
-
-
 @pytest.fixture
-def phone(chromium_path):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
-        )
-        context = browser.new_context(
-            viewport={"width": 360, "height": 740}, locale="bn-BD", has_touch=True
-        )
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
+def phone(browser):
+    """A phone-sized page of its own (the server and Chromium are shared, tests/fixtures.py)."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="bn-BD", has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def test_a_visitor_sees_bengali_and_can_switch_to_english_for_good(server, phone):

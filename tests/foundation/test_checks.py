@@ -1,28 +1,12 @@
 """Django's own checks: the deploy checklist passes and no migration is missing."""
 
-import os
 import secrets
-import subprocess
-import sys
-from pathlib import Path
+from functools import partial
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests import servers
 
-
-def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("DJANGO_") and k not in ("DATABASE_URL", "REDIS_URL")
-    }
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=REPO_ROOT,
-        env={**base, **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+# Only the settings each test gives: none of ours (DJANGO_*, DATABASE_URL, REDIS_URL).
+manage = partial(servers.manage, clean=True)
 
 
 def test_deploy_checklist_passes_in_production_configuration():

@@ -12,7 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from tests.servers import free_port, run_daphne, run_manage
+from tests.servers import postgres_env, run_daphnes
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres, pytest.mark.slow]
 
@@ -21,9 +21,8 @@ RECEIVE_TIMEOUT = 10.0
 
 @pytest.fixture(scope="module")
 def two_servers(postgres_service, redis_service):
-    env = {"DATABASE_URL": postgres_service, "REDIS_URL": redis_service}
-    run_manage("migrate", "--noinput", env=env)
-    with run_daphne(free_port(), env) as server_a, run_daphne(free_port(), env) as server_b:
+    env = postgres_env(postgres_service, REDIS_URL=redis_service)
+    with run_daphnes(env, 2) as (server_a, server_b):
         yield server_a, server_b
 
 

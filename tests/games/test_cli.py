@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from games.record import replay
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def manage(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, input=stdin, capture_output=True,
-        text=True, timeout=120,
-    )
+from tests.servers import manage
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -54,6 +54,7 @@ STATES = {(n, p): states_of(n, p) for n in game_names()
           for p in (get_game(n).min_players, get_game(n).max_players)}
 
 
+@pytest.mark.slow  # 300 messages per state: `make test`, not `make check`
 @pytest.mark.parametrize("key", list(STATES), ids=lambda k: f"{k[0]}-{k[1]}p")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -21,6 +21,7 @@ SETUPS = [
 ]
 
 
+@pytest.mark.slow  # whole games checked move by move: `make test`, not `make check`
 @pytest.mark.parametrize("game,players,options", SETUPS)
 @pytest.mark.parametrize("bots", ["random", "standard"])
 def test_simulated_records_pass_the_independent_checker(game, players, options, bots):

@@ -7,7 +7,6 @@ pages can be tested for all three games without playing them move by move.
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 from django.utils import timezone
@@ -16,13 +15,10 @@ from games.simulate import simulate_record
 from rooms import codes, services
 from rooms.models import Game, MoveLog, Room, Seat
 from rooms.services import Actor
+from tests.room_fixtures import person
 
 SPECS = {"liars_dice": ["standard", "standard", "standard"],
          "ludo": ["standard", "standard"], "snakes": ["standard", "standard", "standard"]}
-
-
-def person(name: str = "Tanvir") -> Actor:
-    return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
 def record_for(game: str, seed: int = 7) -> dict:

@@ -8,12 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tests.history.factories import record_for
 from tests.history.test_game_page import tamper_one_die
-from tests.servers import REPO_ROOT, free_port, run_daphne, run_manage
-from tests.services import CHROMIUM_ARGS
+from tests.servers import REPO_ROOT, free_port, run_daphne, run_manage, sqlite_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -35,23 +33,15 @@ print("IDS=" + json.dumps(ids))
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    database = tmp_path_factory.mktemp("history-db") / "db.sqlite3"
-    env = {"DATABASE_URL": f"sqlite:///{database}", "KHELAGHOR_BOT_DELAY": "1000"}
-    run_manage("migrate", "--noinput", env=env)
+    """A daphne of its own (Chromium is shared, tests/fixtures.py): the dashboard
+    counts the games in play, so no other test's rooms may be on it, and its
+    computers never act, so the live room stays as SETUP left it."""
+    env = sqlite_env(tmp_path_factory.mktemp("history-db"), KHELAGHOR_BOT_DELAY="1000")
     out = run_manage("shell", "-c", SETUP, env=env)
     ids = json.loads(out.split("IDS=", 1)[1].strip().splitlines()[0])
     with run_daphne(free_port(), env) as running:
         running.ids = ids
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path):
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                              args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -8,11 +8,10 @@ and ``redis_service`` fixtures, which skip locally and fail under CI=true.
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 
-from tests.servers import free_port, run_daphne, run_manage
+from tests import servers as started
+from tests.servers import run_daphnes as servers
 
 # Computers act quickly so whole games fit in a test; humans get a real clock.
 FAST = {"KHELAGHOR_BOT_DELAY": "0.05", "KHELAGHOR_TURN_SECONDS": "10"}
@@ -21,30 +20,12 @@ FAST = {"KHELAGHOR_BOT_DELAY": "0.05", "KHELAGHOR_TURN_SECONDS": "10"}
 def sqlite_env(directory, **extra: str) -> dict[str, str]:
     """A fresh SQLite database in ``directory``, migrated, with the in-memory
     layer and in-process timers (REDIS_URL empty)."""
-    env = {"DATABASE_URL": f"sqlite:///{directory}/db.sqlite3", "REDIS_URL": "", **FAST, **extra}
-    run_manage("migrate", "--noinput", env=env)
-    return env
+    return started.sqlite_env(directory, **{**FAST, **extra})
 
 
 def shared_env(postgres_url: str, redis_url: str, **extra: str) -> dict[str, str]:
     """PostgreSQL + Redis, migrated: what several daphne processes share."""
-    env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url, **FAST, **extra}
-    run_manage("migrate", "--noinput", env=env)
-    return env
-
-
-@contextlib.contextmanager
-def servers(env: dict[str, str], count: int):
-    """``count`` daphne processes on ``env``. They are all asked to stop at
-    once at the end, so a slow shutdown is waited for once, not per process."""
-    with contextlib.ExitStack() as stack:
-        started = [stack.enter_context(run_daphne(free_port(), env)) for _ in range(count)]
-        try:
-            yield started
-        finally:
-            for server in started:
-                if server.process.poll() is None:
-                    server.process.terminate()
+    return started.postgres_env(postgres_url, **{"REDIS_URL": redis_url, **FAST, **extra})
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from games.record import replay
 from rooms import clock, codes, errors, services
 from rooms.models import Game, MoveLog, Room, Seat
 from rooms.services import Actor
+from tests.room_fixtures import person
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +30,6 @@ def _fresh_clock_and_cache(settings):
     services.forget_cached_states()
     yield
     clock.reset()
-
-
-def person(name: str = "Tanvir") -> Actor:
-    return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
 def new_room(game: str = "snakes", seats: int = 2, **kwargs) -> tuple[Room, Actor]:
@@ -503,6 +500,7 @@ def test_pings_keep_a_seat_present():
     assert Seat.objects.get(room=room, index=0).connected
 
 
+@pytest.mark.slow  # whole games checked move by move: `make test`, not `make check`
 @pytest.mark.parametrize("game,seats", [("snakes", 3), ("liars_dice", 3), ("ludo", 2), ("ludo", 5)])
 def test_room_records_pass_the_independent_checker(settings, game, seats):
     """A game played through the room layer — a human acting from their view,
