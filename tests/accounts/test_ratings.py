@@ -26,8 +26,8 @@ from accounts_optional.models import (
 from accounts_optional.ratings import SeatAtEnd
 from rooms import errors, services
 from rooms.models import Game, Room
-from rooms.services import Actor
 from tests.history.factories import record_for, stored_game
+from tests.room_fixtures import person
 
 pytestmark = pytest.mark.django_db
 
@@ -157,9 +157,6 @@ def test_a_failed_rating_is_logged_and_raises_nothing(caplog):
 
 # ---- which tables are rated --------------------------------------------------------------
 
-
-def person(name: str = "Tanvir") -> Actor:
-    return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
 def test_quick_play_is_rated_and_a_private_table_only_when_its_host_says_so():

@@ -154,6 +154,6 @@ def test_no_page_breaks_the_content_security_policy(players, server, finished_ga
 
     # The watch works: a style attribute set from script is refused and reported.
     rumi.page.evaluate("document.body.setAttribute('style', 'outline: 1px solid red')")
-    rumi.page.wait_for_function("window.__cspViolations.length > 0")
+    rumi.page.wait_for_function("() => window.__cspViolations.length > 0")
     watched.collect()
     assert any("style-src" in v for v in watched.violations), watched.violations

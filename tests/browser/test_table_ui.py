@@ -326,9 +326,9 @@ def test_a_connected_page_pings_every_25_seconds_and_stays_connected(players):
     rumi.create_room("ludo", 2)
     opened = page.evaluate("__ws.open[__ws.open.length - 1]")
     page.clock.run_for(26_000)
-    page.wait_for_function("__ws.pongs >= 1")
+    page.wait_for_function("() => __ws.pongs >= 1")
     page.clock.run_for(25_000)
-    page.wait_for_function("__ws.pongs >= 2")
+    page.wait_for_function("() => __ws.pongs >= 2")
     pings = page.evaluate(
         "__ws.sent.filter(([t, m]) => JSON.parse(m).type === 'ping').map(([t]) => t)"
     )

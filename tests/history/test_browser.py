@@ -104,7 +104,7 @@ def test_the_game_page_replays_with_the_table_renderers_and_checks_the_dice(serv
                                                                              game):
     page.goto(f"{server.base_url}/games/{server.ids[game]}/")
     root = page.locator("#replay")
-    page.wait_for_function("document.getElementById('replay').dataset.frames > 1")
+    page.wait_for_function("() => document.getElementById('replay').dataset.frames > 1")
     frames = int(root.get_attribute("data-frames"))
     board = page.locator("[data-replay-board]")
     assert board.locator("svg, .dice-row, section").count() > 0  # the renderer drew
@@ -114,7 +114,7 @@ def test_the_game_page_replays_with_the_table_renderers_and_checks_the_dice(serv
     assert root.get_attribute("data-at") == str(frames - 1)
     page.click("button[data-go=first]")
     page.click("[data-replay-play]")
-    page.wait_for_function("Number(document.getElementById('replay').dataset.at) >= 2")
+    page.wait_for_function("() => Number(document.getElementById('replay').dataset.at) >= 2")
     page.click("[data-replay-play]")
     page.click("[data-verify-run]")
     page.locator("[data-verify-out][data-state=ok]").wait_for()

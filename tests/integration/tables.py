@@ -8,7 +8,10 @@ import collections
 import json
 import random
 import urllib.request
+from collections import defaultdict
 from typing import Any
+
+import psycopg
 
 from games.bots import make_bot
 from tests.room_client import RoomClient
@@ -171,3 +174,14 @@ def version_gaps(client: RoomClient) -> list[tuple[int, int]]:
                 gaps.append((last, frame["version"]))
             last = frame["version"]
     return gaps
+
+def move_logs(postgres_url: str, game_ids: list[int]) -> dict[int, list[tuple]]:
+    """game id -> [(seq, event, written at as a Unix time)], read from the table."""
+    logs = defaultdict(list)
+    with psycopg.connect(postgres_url) as db:
+        for game_id, seq, event, created_at in db.execute(
+            "SELECT game_id, seq, event, created_at FROM rooms_movelog"
+            " WHERE game_id = ANY(%s) ORDER BY game_id, seq", (game_ids,)
+        ):
+            logs[game_id].append((seq, event, created_at.timestamp()))
+    return logs

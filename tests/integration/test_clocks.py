@@ -24,7 +24,6 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import psycopg
@@ -108,15 +107,6 @@ class DeadlineWatch(threading.Thread):
                 self.done.wait(0.02)  # sampling interval, not synchronisation
 
 
-def move_log(postgres_url: str, game_ids: list[int]) -> dict[int, list[tuple[int, dict, float]]]:
-    logs = defaultdict(list)
-    with psycopg.connect(postgres_url) as db:
-        for game_id, seq, event, created_at in db.execute(
-            "SELECT game_id, seq, event, created_at FROM rooms_movelog"
-            " WHERE game_id = ANY(%s) ORDER BY game_id, seq", (game_ids,)
-        ):
-            logs[game_id].append((seq, event, created_at.timestamp()))
-    return logs
 
 
 def lateness(watch: DeadlineWatch, logs, due_from: float, due_until: float) -> list[float]:
@@ -202,7 +192,7 @@ async def test_deadlines_fire_through_a_redis_outage_and_broadcasts_resume(
             watch.done.set()
             watch.join(timeout=10)
             await tables.close_all(*hosts)
-        logs = move_log(postgres_service, game_ids)
+        logs = tables.move_logs(postgres_service, game_ids)
     finally:
         if game_ids:
             close_rooms(postgres_service, game_ids)
@@ -287,10 +277,10 @@ async def test_overdue_deadlines_fire_after_a_full_restart_with_no_request(
             deadline = time.monotonic() + 60
             fired = {}
             while len(fired) < len(game_ids) and time.monotonic() < deadline:
-                logs = move_log(postgres_service, game_ids)
+                logs = tables.move_logs(postgres_service, game_ids)
                 fired = {g: at for g in game_ids for seq, _, at in logs[g] if seq == pending[g]}
                 await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
-        logs = move_log(postgres_service, game_ids)
+        logs = tables.move_logs(postgres_service, game_ids)
     finally:
         if game_ids:
             close_rooms(postgres_service, game_ids)

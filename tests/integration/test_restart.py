@@ -46,7 +46,9 @@ async def test_a_restart_mid_game_loses_no_move(tmp_path):
             client.base_url = second.base_url
             snapshot = await client.connect(code)
             assert snapshot["game"]["id"] == game_id
-            assert snapshot["version"] > seen  # nothing older than what we saw
+            # Nothing older than what we saw. Equal is fine: a reconnect that finds its
+            # seat still present (presence expires on its own) changes nothing.
+            assert snapshot["version"] >= seen
         assert (host.seat, guest.seat) == (0, 1)
         host_end, guest_end = await tables.play_out(host, guest)
         assert host_end["game"]["id"] == game_id

@@ -21,9 +21,9 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from rooms import codes, guessing
-from rooms.client import RoomClient
 from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
+from tests.room_client import RoomClient
 
 pytestmark = [pytest.mark.integration]
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 
-import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 
@@ -62,16 +61,6 @@ async def watch_until_over(client, url_for_reconnect, timeout: float):
     return reconnects
 
 
-def move_logs(postgres_url: str, game_ids: list[int]) -> dict[int, list[tuple]]:
-    """game id -> [(seq, event, written at as a Unix time)], read from the table."""
-    logs = defaultdict(list)
-    with psycopg.connect(postgres_url) as db:
-        for game_id, seq, event, created_at in db.execute(
-            "SELECT game_id, seq, event, created_at FROM rooms_movelog"
-            " WHERE game_id = ANY(%s) ORDER BY game_id, seq", (game_ids,)
-        ):
-            logs[game_id].append((seq, event, created_at.timestamp()))
-    return logs
 
 
 async def roll_on_own_turn(host) -> dict:
@@ -126,7 +115,7 @@ async def test_timeouts_fire_once_each_across_processes_and_survive_a_kill(env, 
         await tables.close_all(*everyone)
 
     assert sum(reconnects) == len(first), "every client of the killed process came back"
-    logs = move_logs(postgres_service, game_ids)
+    logs = tables.move_logs(postgres_service, game_ids)
     timeouts = after_kill = 0
     for game_id in game_ids:
         seqs = [seq for seq, _, _ in logs[game_id]]

@@ -9,7 +9,6 @@ disconnected then (docs/protocol.md, "Reconnection"; docs/deploy.md, "Presence")
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -21,6 +20,7 @@ from config.asgi import application
 from rooms import clock, services
 from rooms.models import Seat
 from rooms.services import Actor
+from tests.room_fixtures import person
 
 
 @pytest.fixture(autouse=True)
@@ -31,9 +31,6 @@ def _fresh_clock(settings):
     yield
     clock.reset()
 
-
-def person(name: str) -> Actor:
-    return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
 def started_with_host_connected():

@@ -9,13 +9,13 @@ made of fresh contributions sent after its commitment, never the old ones.
 from __future__ import annotations
 
 import hashlib
-import uuid
 
 import pytest
 
 from rooms import clock, errors, services
 from rooms.models import Game, Room, Seat
 from rooms.services import Actor
+from tests.room_fixtures import person
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +29,6 @@ def _instant_computers(settings):
     yield
     clock.reset()
 
-
-def person(name: str) -> Actor:
-    return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
 def play_first_game(host: Actor, guest: Actor) -> tuple[Room, Game, str]:
