@@ -52,11 +52,12 @@ check: lint
 
 # Everything, in $(WORKERS) processes, with coverage of every process the tests start
 # (pyproject.toml [tool.coverage.*]); fails below the coverage floor. pytest's exit
-# code 5 ("no tests collected") is a failure too: make stops on any non-zero.
+# code 5 ("no tests collected") is a failure too: make stops on any non-zero. The
+# fifteen slowest tests are listed at the end: they are where the suite's time goes.
 test: lint
 	$(PY) scripts/compile_messages.py --check
 	@rm -f .coverage .coverage.*
-	$(PY) -m coverage run -m pytest -n $(WORKERS) --dist worksteal
+	$(PY) -m coverage run -m pytest -n $(WORKERS) --dist worksteal --durations=15
 	@$(PY) -m coverage combine --quiet
 	$(PY) scripts/coverage_report.py
 
