@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.conftest import DESKTOP, LOCALES, PHONE
+from tests.browser.conftest import LOCALES, PHONE, Player
 from tests.browser.test_contrast import LOW_CONTRAST
 from tests.servers import REPO_ROOT, python_for_servers
 from tests.services import CHROMIUM_ARGS
@@ -52,11 +52,14 @@ LUDO_RULES_LINK = {"bn": "লুডু কীভাবে খেলবেন", "
 LIVE_PREFIXES = ("/r/", "/api/", "/ws/", "/admin/", "/accounts/")
 
 
-class AppUser:
-    """One Chromium profile on disk (installable), at phone size, in ``lang``."""
+class AppUser(Player):
+    """A player with a Chromium profile on disk, at phone size, in ``lang``:
+    Chromium installs apps only outside incognito, which every context that
+    ``browser.new_context`` makes is. The rest (start, create_room, shoot) is
+    the browser tests' Player."""
 
     def __init__(self, playwright, chromium_path: str, profile, base_url: str, lang: str):
-        self.base_url, self.lang = base_url, lang
+        self.base_url, self.lang, self.name = base_url, lang, ""
         self.context = playwright.chromium.launch_persistent_context(
             str(profile), executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS,
             viewport=PHONE, locale=LOCALES[lang], has_touch=True,
@@ -69,28 +72,8 @@ class AppUser:
         self.context.on("request", lambda request: self.requests.append(request.url))
 
     def start(self, name: str) -> AppUser:
-        self.page.goto(self.base_url + "/")
-        if self.page.locator("#nickname-input").count():
-            self.page.fill("#nickname-input", name)
-            self.page.locator("#nickname button[type=submit]").click()
-            expect(self.page.locator("#create")).to_be_visible()
-        return self
-
-    def create_room(self, game: str, seats: int) -> str:
-        page = self.page
-        page.check(f"input[name=game][value={game}]")
-        page.select_option("#seats-select", str(seats))
-        page.get_by_test_id("create-room").click()
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{4}/$"))
-        expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
-        return page.get_by_test_id("room-code").inner_text().strip()
-
-    def shoot(self, screenshots, label: str) -> None:
-        for view_name, viewport in (("360x640", PHONE), ("1280x800", DESKTOP)):
-            self.page.set_viewport_size(viewport)
-            self.page.screenshot(
-                path=str(screenshots / f"{label}-{self.lang}-{view_name}.png"), full_page=True)
-        self.page.set_viewport_size(PHONE)
+        self.name = name
+        return super().start()
 
 
 @pytest.fixture(scope="module")
