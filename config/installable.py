@@ -21,6 +21,8 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from games.registry import declarations
+
 THEME_COLOUR = "#a3341f"
 BACKGROUND_COLOUR = "#fbf7ef"
 
@@ -67,8 +69,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 def _precached_pages() -> list[str]:
-    return [reverse("offline"), reverse("rules_liars_dice"), reverse("rules_ludo"),
-            reverse("rules_snakes")]
+    return [reverse("offline"), *(reverse("rules", args=[game.slug]) for game in declarations())]
 
 
 def _static_prefix() -> str:

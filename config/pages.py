@@ -1,22 +1,18 @@
-"""The site's own pages around the rooms: the home page and the three rules pages.
+"""The site's own pages around the rooms: the home page and the rules pages.
 
 The home page is the front door. A first visit asks for one thing only, a
 nickname (kept in the session by ``rooms.views.nickname``); after that it offers
 quick play, a private room and joining by code. The rules pages are plain
-translated templates: no data, so they are cacheable and light.
+translated templates, one per game, found by the game's URL slug in the
+registry (games/registry.py): no data, so they are cacheable and light.
 """
 
+from django.http import Http404
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.generic import TemplateView
 
-# What the home page's "create a room" form offers, per game (docs/rules.md §1-3).
-# The server validates again; this only shapes the form.
-GAMES = [
-    {"slug": "liars_dice", "rules": "rules_liars_dice", "min": 2, "max": 6, "default": 4},
-    {"slug": "ludo", "rules": "rules_ludo", "min": 2, "max": 6, "default": 4},
-    {"slug": "snakes", "rules": "rules_snakes", "min": 2, "max": 4, "default": 2},
-]
+from games.registry import by_slug
+from rooms import declared
 
 
 def _safe_next(request) -> str:
@@ -36,22 +32,17 @@ def home(request):
         {
             "nickname": nickname,
             "next": _safe_next(request),
-            "games": GAMES,
+            # What the forms offer, per game (docs/rules.md §1-3). The server
+            # validates again; this only shapes the forms.
+            "games": declared.for_pages(),
         },
     )
 
 
-class RulesView(TemplateView):
-    """One rules page; ``template_name`` says which."""
-
-    game = ""
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["game"] = self.game
-        return context
-
-
-liars_dice_rules = RulesView.as_view(template_name="rules/liars_dice.html", game="liars_dice")
-ludo_rules = RulesView.as_view(template_name="rules/ludo.html", game="ludo")
-snakes_rules = RulesView.as_view(template_name="rules/snakes.html", game="snakes")
+def rules(request, slug: str):
+    """One game's rules page: the template its declaration names."""
+    try:
+        game = by_slug(slug)
+    except KeyError:
+        raise Http404("No such game") from None
+    return render(request, game.rules_template, {"game": game.id})

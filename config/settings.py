@@ -348,3 +348,9 @@ KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
 # Seconds per decision at a normal table (party tables get twice as long). The
 # rules say 15; tests and benchmarks set less to see many timeouts quickly.
 KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
+
+# Games beyond games/registry.py's list, as module names that declare one
+# (``DECLARATION``), comma-separated; registered when the rooms app starts.
+KHELAGHOR_EXTRA_GAMES = [
+    name.strip() for name in os.environ.get("KHELAGHOR_EXTRA_GAMES", "").split(",") if name.strip()
+]

@@ -9,9 +9,7 @@ from config import installable, pages, views
 
 urlpatterns = [
     path("", pages.home, name="home"),
-    path("rules/liars-dice/", pages.liars_dice_rules, name="rules_liars_dice"),
-    path("rules/ludo/", pages.ludo_rules, name="rules_ludo"),
-    path("rules/snakes-and-ladders/", pages.snakes_rules, name="rules_snakes"),
+    path("rules/<slug:slug>/", pages.rules, name="rules"),  # one per game, by its slug
     # The installable app: its manifest, the service worker (at the root, so its
     # scope is the whole site) and the page it shows offline.
     path("manifest.webmanifest", installable.manifest, name="manifest"),

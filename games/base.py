@@ -260,3 +260,93 @@ def require_dice(action: Action, count: int) -> list[int]:
     ):
         raise IllegalAction(f"This roll needs {count} dice with faces 1 to 6")
     return dice
+
+
+# ---- the declaration: everything the site knows about a game ----------------------
+
+
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` for translation without translating it: `make messages`
+    finds this name, and the site translates the string where it shows it.
+    Engines stay free of Django."""
+    return message
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """An engine option a private table's host may choose. ``label`` is the
+    host's checkbox (a yes/no option) in the create form and the lobby; a rule
+    without one is accepted from the API but not offered on the page."""
+
+    name: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class DiceField:
+    """Where a record event holds its dice: ``event[field]`` is one die, or with
+    ``by_seat`` a ``{seat: [dice]}`` object (nonce order: seats ascending). The
+    browser's fairness check (static/js/verify.js) reads dice this way; it
+    must agree with the engine's ``dice_by_seat`` (tests/games/test_declarations.py)."""
+
+    event: str
+    field: str
+    by_seat: bool = False
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One game as the site sees it, declared once next to its engine and listed
+    in games/registry.py. Strings for people are English, marked with
+    ``gettext_noop``; the site translates them."""
+
+    engine: Game
+    slug: str  # in URLs: /rules/<slug>/
+    title: str  # marked with gettext_noop
+    default_seats: int  # the create form's choice
+    quick_play_seats: int  # a public table's size
+    standard_bot: str  # the computer that fills seats and plays for the absent
+    easy_bot: str | None  # the easier kind a host may choose, or None
+    dice_shown: str  # the luck report: "held" (dice in a cup) or "rolled"
+    dice_fields: tuple[DiceField, ...]
+    rules_template: str  # e.g. "rules/ludo.html"
+    script: str  # the board's renderer, a static path: "js/ludo.js"
+    icon_template: str  # an inline SVG: "rooms/icons/ludo.html"
+    stylesheet: str = ""  # a static path, loaded on the table's pages; "" for none
+    house_rules: tuple[HouseRule, ...] = ()
+    seats_hint: tuple[int, str] | None = None  # (from this many seats, a sentence)
+    replay_pace_ms: int = 800  # one replay step while playing back
+
+    @property
+    def id(self) -> str:
+        return self.engine.name
+
+    @property
+    def min_players(self) -> int:
+        return self.engine.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.engine.max_players
+
+    @property
+    def event_types(self) -> tuple[str, ...]:
+        return self.engine.record_event_types
+
+    @property
+    def house_rule_names(self) -> tuple[str, ...]:
+        return tuple(rule.name for rule in self.house_rules)
+
+    def dice_of(self, event: Event) -> list[int]:
+        """The dice of ``event`` read the declared way (what verify.js does)."""
+        out: list[int] = []
+        for spec in self.dice_fields:
+            if event.get("type") != spec.event or spec.field not in event:
+                continue
+            value = event[spec.field]
+            if spec.by_seat:
+                for seat in sorted(value, key=int):
+                    out.extend(value[seat])
+            else:
+                out.append(value)
+        return out

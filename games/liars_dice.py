@@ -33,12 +33,15 @@ from typing import Any
 from .base import (
     Action,
     Applied,
+    Declaration,
+    DiceField,
     Event,
     Game,
     IllegalAction,
     NotYourTurn,
     Option,
     Turn,
+    gettext_noop,
     next_seat,
     require_dice,
 )
@@ -367,3 +370,19 @@ class LiarsDice(Game[LiarsState]):
 
 
 GAME = LiarsDice()
+
+# What the site knows about Liar's Dice (games/registry.py lists it).
+DECLARATION = Declaration(
+    engine=GAME,
+    slug="liars-dice",
+    title=gettext_noop("Liar's Dice"),
+    default_seats=4,
+    quick_play_seats=4,
+    standard_bot="standard",
+    easy_bot="easy",
+    dice_shown="held",
+    dice_fields=(DiceField("round", "dice", by_seat=True),),
+    rules_template="rules/liars_dice.html",
+    script="js/liars_dice.js",
+    icon_template="rooms/icons/liars_dice.html",
+)

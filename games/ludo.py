@@ -35,8 +35,11 @@ from typing import Any
 from .base import (
     Action,
     Applied,
+    Declaration,
+    DiceField,
     Event,
     Game,
+    HouseRule,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
@@ -44,6 +47,7 @@ from .base import (
     Turn,
     action_from_roll_event,
     dice_of_roll_event,
+    gettext_noop,
     next_seat,
     require_dice,
     roll_event,
@@ -371,3 +375,24 @@ class Ludo(Game[LudoState]):
 
 
 GAME = Ludo()
+
+# What the site knows about Ludo (games/registry.py lists it).
+DECLARATION = Declaration(
+    engine=GAME,
+    slug="ludo",
+    title=gettext_noop("Ludo"),
+    default_seats=4,
+    quick_play_seats=4,
+    standard_bot="standard",
+    easy_bot="smart",
+    dice_shown="rolled",
+    dice_fields=(DiceField("roll", "value"),),
+    rules_template="rules/ludo.html",
+    script="js/ludo.js",
+    icon_template="rooms/icons/ludo.html",
+    house_rules=(
+        HouseRule("home_bonus_roll", gettext_noop("Bringing a token home earns another roll")),
+    ),
+    seats_hint=(5, gettext_noop("Ludo with 5 or 6 players is played on the hexagonal board.")),
+    replay_pace_ms=450,
+)

@@ -1,37 +1,77 @@
-"""Where the games and their computer players are looked up by name.
+"""The games of the site, listed in one place: one line per game.
 
-Each game module registers itself here, so adding a game is one import line.
+Each listed module declares its game next to its engine (``DECLARATION``, a
+``games.base.Declaration``): everything the site knows about it. Rooms, views,
+the admin, templates and scripts read the declarations from here, so adding a
+game is its own files plus one line below (README "Adding a game").
+``register`` adds a game from elsewhere (a test's toy game; the setting
+``KHELAGHOR_EXTRA_GAMES``, see rooms/apps.py).
 """
 
 from __future__ import annotations
 
-from .base import Game
+import importlib
 
-GAME_MODULES = ("snakes", "liars_dice", "ludo")
-_games: dict[str, Game] = {}
+from .base import Declaration, Game
+
+GAMES = (
+    "games.liars_dice",
+    "games.ludo",
+    "games.snakes",
+)
+
+_declarations: dict[str, Declaration] = {}
+_loaded = False
 
 
 def _load() -> None:
-    if _games:
+    global _loaded
+    if _loaded:
         return
-    import importlib
+    _loaded = True
+    for module_name in GAMES:
+        register(module_name)
 
-    for module_name in GAME_MODULES:
-        try:
-            module = importlib.import_module(f"games.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"games.{module_name}":
-                raise
-            continue  # a game that has not landed yet
-        game = module.GAME
-        _games[game.name] = game
+
+def register(module_name: str) -> Declaration:
+    """Adds the game that ``module_name`` declares (its ``DECLARATION``)."""
+    _load()
+    declared = importlib.import_module(module_name).DECLARATION
+    if not isinstance(declared, Declaration):
+        raise TypeError(f"{module_name}.DECLARATION is not a games.base.Declaration")
+    _declarations[declared.id] = declared
+    return declared
+
+
+def unregister(name: str) -> None:
+    """Removes a game added by ``register`` (tests clean up with it)."""
+    _declarations.pop(name, None)
+
+
+def declarations() -> list[Declaration]:
+    """Every game, in the order listed (the order the site shows them)."""
+    _load()
+    return list(_declarations.values())
+
+
+def declaration(name: str) -> Declaration:
+    """The game called ``name``; KeyError for an unknown one."""
+    _load()
+    return _declarations[name]
+
+
+def by_slug(slug: str) -> Declaration:
+    """The game whose URL slug is ``slug``; KeyError for an unknown one."""
+    for declared in declarations():
+        if declared.slug == slug:
+            return declared
+    raise KeyError(slug)
 
 
 def get_game(name: str) -> Game:
-    _load()
-    return _games[name]
+    return declaration(name).engine
 
 
 def game_names() -> list[str]:
     _load()
-    return sorted(_games)
+    return sorted(_declarations)

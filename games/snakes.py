@@ -26,8 +26,11 @@ from typing import Any
 from .base import (
     Action,
     Applied,
+    Declaration,
+    DiceField,
     Event,
     Game,
+    HouseRule,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
@@ -35,6 +38,7 @@ from .base import (
     Turn,
     action_from_roll_event,
     dice_of_roll_event,
+    gettext_noop,
     next_seat,
     require_dice,
     roll_event,
@@ -235,3 +239,20 @@ class Snakes(Game[SnakesState]):
 
 
 GAME = Snakes()
+
+# What the site knows about Snakes & Ladders (games/registry.py lists it).
+DECLARATION = Declaration(
+    engine=GAME,
+    slug="snakes-and-ladders",
+    title=gettext_noop("Snakes & Ladders"),
+    default_seats=2,
+    quick_play_seats=4,
+    standard_bot="standard",
+    easy_bot=None,
+    dice_shown="rolled",
+    dice_fields=(DiceField("roll", "value"),),
+    rules_template="rules/snakes.html",
+    script="js/snakes.js",
+    icon_template="rooms/icons/snakes.html",
+    house_rules=(HouseRule("board"),),
+)

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts_optional.forms import RateLimitedAdminLoginForm
 
-from . import errors, moderation
+from . import declared, errors, moderation
 from .models import Ban, Game, ModerationLog, MoveLog, Report, Room, Seat
 
 admin.site.site_header = _("Khelaghor moderation")
@@ -334,11 +334,10 @@ class GameAdmin(ReadOnlyAdmin):
 class EventTypeFilter(admin.SimpleListFilter):
     title = _("event")
     parameter_name = "event_type"
-    TYPES = ["round", "bid", "challenge", "roll", "move", "timeout", "takeover", "reclaim",
-             "removed", "aborted"]
 
     def lookups(self, request, model_admin):
-        return [(t, t) for t in self.TYPES]
+        # Every game's declared event types, then the room's own (rooms/declared.py).
+        return [(t, t) for t in declared.event_types()]
 
     def queryset(self, request, queryset):
         if self.value():

@@ -1,6 +1,14 @@
 from django.apps import AppConfig
+from django.conf import settings
+
+from games import registry
 
 
 class RoomsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "rooms"
+
+    def ready(self):
+        # Games declared outside games/registry.py's list (README "Adding a game").
+        for module_name in settings.KHELAGHOR_EXTRA_GAMES:
+            registry.register(module_name)

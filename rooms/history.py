@@ -25,7 +25,7 @@ from games.record import (
     steps,
     verify_record_dice,
 )
-from games.registry import get_game
+from games.registry import declaration, get_game
 
 from .models import Ban, Game, MoveLog, Room, Seat
 
@@ -195,8 +195,9 @@ BAR_W, CHART_H = 14, 60
 def luck_report(record: dict[str, Any]) -> dict[str, Any]:
     """Each player's dice against what fair dice give on average.
 
-    Ludo and Snakes: the rolls each seat made (how many, sixes against the
-    expected sixth, the average against 3.5). Liar's Dice: the dice each seat
+    A game whose dice are rolled (its declaration's ``dice_shown``, Ludo and
+    Snakes): the rolls each seat made (how many, sixes against the expected
+    sixth, the average against 3.5). Held dice (Liar's Dice): the dice each seat
     held over all rounds, the same way (sixes, and ones, which are wild).
     A chart per seat shows how often each face came up, with the fair line."""
     engine = get_game(record["game"])
@@ -223,8 +224,7 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
             "faces": distribution,
             "chart": _chart(distribution, expected),
         })
-    return {"game": record["game"], "kind": "held" if record["game"] == "liars_dice" else "rolled",
-            "seats": seats}
+    return {"game": record["game"], "kind": declaration(record["game"]).dice_shown, "seats": seats}
 
 
 def _chart(distribution: list[int], expected: float) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from games.fairness import (
     valid_contribution,
 )
 from games.record import build_record, fold
-from games.registry import get_game
+from games.registry import declaration, get_game
 
 from . import clock, codes, errors, publish, rows
 from .models import Game, Room, Seat
@@ -46,11 +46,10 @@ BOT_DELAY = 1.0  # seconds: a computer plays at a human-like pace (settings.KHEL
 AWAY_FOR_TAKEOVER = 45  # seconds disconnected after which one timeout hands the seat over
 TIMEOUTS_FOR_TAKEOVER = 3
 QUICK_PLAY_WAIT = 10  # seconds a public table waits for humans before computers fill it
-QUICK_PLAY_SEATS = {"liars_dice": 4, "ludo": 4, "snakes": 4}
 LOBBY_IDLE = timedelta(hours=2)
 FINISHED_IDLE = timedelta(hours=2)
 PLAYING_IDLE = timedelta(hours=24)
-HOUSE_RULES = {"ludo": ("home_bonus_roll",), "snakes": ("board",), "liars_dice": ()}
+# A game's house rules and quick-play seats are in its declaration (games/registry.py).
 # A private table's choices that are not the engine's (kept in Room.options,
 # never in the game's record): "rated" counts its games for ratings.
 TABLE_CHOICES = ("rated",)
@@ -304,7 +303,7 @@ def room_create(
 
 
 def _house_rules(engine, seats: int, given: dict[str, Any], *, private: bool) -> dict[str, Any]:
-    allowed = HOUSE_RULES.get(engine.name, ())
+    allowed = declaration(engine.name).house_rule_names
     chosen = {k: v for k, v in given.items() if k in allowed} if private else {}
     unknown = set(given) - set(allowed) - set(TABLE_CHOICES)
     if unknown:
@@ -324,6 +323,13 @@ def _engine_options(room: Room) -> dict[str, Any]:
     return {k: v for k, v in room.options.items() if k not in TABLE_CHOICES}
 
 
+def _quick_play_seats(game: str) -> int:
+    try:
+        return declaration(game).quick_play_seats
+    except KeyError:
+        raise errors.BadMessage("Unknown game") from None
+
+
 def play_now(*, actor: Actor, game: str) -> Room:
     """Quick play: a seat at a public table of ``game`` that is still waiting,
     or a new one that starts with computer players after a short wait."""
@@ -341,7 +347,7 @@ def play_now(*, actor: Actor, game: str) -> Room:
                 seat_join(room.code, actor)
                 return room
     return room_create(
-        actor=actor, game=game, seats=QUICK_PLAY_SEATS.get(game, 4),
+        actor=actor, game=game, seats=_quick_play_seats(game),
         visibility=Room.Visibility.PUBLIC,
     )
 
@@ -507,7 +513,7 @@ def options_set(code: str, actor: Actor, options: dict[str, Any] | None, pace: s
         if room.visibility != Room.Visibility.PRIVATE and options:
             raise errors.WrongStatus("House rules are for private tables")
         engine = get_game(room.game)
-        kept = (*HOUSE_RULES[room.game], *TABLE_CHOICES)
+        kept = (*declaration(room.game).house_rule_names, *TABLE_CHOICES)
         merged = {k: v for k, v in room.options.items() if k in kept}
         merged.update(options)
         room.options = _house_rules(engine, len(seats), merged, private=True)

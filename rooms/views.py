@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.clients import client_address
-from games.registry import game_names
+from games.registry import declaration, game_names
 
-from . import codes, errors, guessing, services
+from . import codes, declared, errors, guessing, history, services
 from .models import Game, Room
 from .nicknames import BadNickname, clean_nickname
 
@@ -64,11 +64,10 @@ def room_new(request: HttpRequest) -> HttpResponse:
     if (response := _needs_nickname(request, reverse("home"))) is not None:
         return response
     game = request.POST.get("game", "")
-    options = {}
-    if game == "ludo" and "home_bonus_roll" in request.POST:
-        options["home_bonus_roll"] = request.POST["home_bonus_roll"] in ("on", "true", "1")
-    if game == "snakes" and request.POST.get("board"):
-        options["board"] = request.POST["board"]
+    try:
+        options = declared.house_rules_from_form(declaration(game), request.POST)
+    except KeyError:
+        options = {}  # an unknown game: room_create says so
     try:
         seats = int(request.POST.get("seats", "4"))
     except ValueError:
@@ -149,6 +148,7 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
     share_url = request.build_absolute_uri(reverse("room", args=[normal]))
     return render(request, "rooms/room.html", {
         "code": normal, "snapshot": snapshot, "share_url": share_url,
+        "board": declaration(snapshot["room"]["game"]),
         "nickname": request.session.get("nickname", ""),
     })
 
@@ -216,11 +216,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game_row = get_object_or_404(Game.objects.select_related("room"), id=game_id)
     if game_row.status == Game.Status.IN_PROGRESS:
         raise Http404("The game page opens when the game is over")
-    from . import history
-
     record = services.game_record(game_row)
     return render(request, "rooms/game.html", {
         "game": game_row, "record": record, "record_json": record,
+        "board": declaration(game_row.game),
         "summary": history.game_summary(game_row, record),
         "verdict": history.verify(record),
         "luck": history.luck_report(record),

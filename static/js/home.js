@@ -66,11 +66,12 @@
     });
   }
 
-  /* Seats offered follow the chosen game; the Ludo house rule only for Ludo. */
+  /* Seats offered follow the chosen game; each game's house rules and its seats
+     hint (data-hint-from: from that many players) only for that game. */
   function createForm(form) {
     var seats = form.querySelector("select[name=seats]");
-    var ludo = form.querySelector("#ludo-options");
-    var hint = form.querySelector("#seats-hint");
+    var options = form.querySelectorAll("fieldset.game-options");
+    var hints = form.querySelectorAll(".seats-hint");
     function update() {
       var game = form.querySelector("input[name=game]:checked");
       if (!game) return;
@@ -81,10 +82,14 @@
         o.hidden = o.disabled;
       });
       if (value < min || value > max) seats.value = String(Math.min(max, Math.max(min, +game.dataset.default)));
-      var isLudo = game.value === "ludo";
-      ludo.hidden = !isLudo;
-      ludo.disabled = !isLudo;
-      hint.hidden = !(isLudo && +seats.value >= 5);
+      Array.prototype.forEach.call(options, function (set) {
+        var mine = set.dataset.game === game.value;
+        set.hidden = !mine;
+        set.disabled = !mine;
+      });
+      Array.prototype.forEach.call(hints, function (hint) {
+        hint.hidden = !(hint.dataset.game === game.value && game.dataset.hintFrom && +seats.value >= +game.dataset.hintFrom);
+      });
     }
     form.addEventListener("change", update);
     update();

@@ -2,8 +2,10 @@
    (KG.games[game].render from liars_dice.js, ludo.js, snakes.js) from the
    spectator views the server computed after each event (/games/<id>/replay.json,
    each frame holding only the keys that changed). Step, scrub or play it back.
-   Liar's Dice hides every cup from a spectator, so the replay adds a row with
-   all the cups of the round: the record reveals them once the game is over. */
+   A game whose dice are hidden in cups (Liar's Dice: its declared dice are by
+   seat, games/base.py DiceField) hides every cup from a spectator, so the
+   replay adds a row with all the cups of the round: the record reveals them
+   once the game is over. The pace and the dice come from #kg-games. */
 (function () {
   "use strict";
   var KG = window.KG, el = KG.el, digits = KG.digits;
@@ -31,7 +33,7 @@
       log: root.querySelector("[data-replay-log]"),
       play: root.querySelector("[data-replay-play]"),
     };
-    var data = null, views = [], at = 0, timer = null, rounds = [];
+    var data = null, views = [], at = 0, timer = null, rounds = [], facts = {}, cups = null;
 
     fetch(root.dataset.url, { headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
@@ -40,12 +42,15 @@
 
     function start(d) {
       data = d;
+      var node = document.getElementById("kg-games");
+      facts = (node ? JSON.parse(node.textContent) : {})[d.game] || {};
+      cups = (facts.dice || []).filter(function (f) { return f.by_seat; })[0] || null;
       var full = {};
       d.frames.forEach(function (f, i) {
         full = Object.assign({}, full, f.view);
         views.push(full);
         var round = i > 0 ? rounds[i - 1] : null;
-        (f.events || []).forEach(function (e) { if (e.type === "round") round = e; });
+        (f.events || []).forEach(function (e) { if (cups && e.type === cups.event) round = e; });
         rounds.push(round);
       });
       parts.slider.max = String(d.frames.length - 1);
@@ -103,12 +108,13 @@
       if (!parts.cups) return;
       KG.clear(parts.cups);
       var round = rounds[i];
-      if (data.game !== "liars_dice" || !round) { parts.cups.hidden = true; return; }
+      if (!cups || !round || !round[cups.field]) { parts.cups.hidden = true; return; }
       parts.cups.hidden = false;
       parts.cups.appendChild(el("h3", null, fill(S.cups || "%(round)s", { round: round.round })));
-      Object.keys(round.dice).sort(function (a, b) { return a - b; }).forEach(function (seat) {
+      var dice = round[cups.field];
+      Object.keys(dice).sort(function (a, b) { return a - b; }).forEach(function (seat) {
         var row = el("div", { class: "dice-row", "data-seat": seat }, el("span", { class: "seat-name" }, nameOf(Number(seat))));
-        round.dice[seat].forEach(function (d) { row.appendChild(KG.die(d, { label: String(d) })); });
+        dice[seat].forEach(function (d) { row.appendChild(KG.die(d, { label: String(d) })); });
         parts.cups.appendChild(row);
       });
     }
@@ -117,7 +123,7 @@
       if (at >= views.length - 1) show(0);
       parts.play.textContent = S.pause || "⏸";
       parts.play.setAttribute("aria-pressed", "true");
-      var pace = data.game === "ludo" ? 450 : 800;
+      var pace = facts.replay_pace_ms || 800;
       timer = setInterval(function () {
         if (at >= views.length - 1) { stop(); return; }
         show(at + 1);

@@ -2,9 +2,10 @@
    (docs/record.md §3, scheme hmac-sha256-dice/1). It recomputes, with WebCrypto:
    sha256(server_seed) against the hash shown before the game, then every die:
    HMAC-SHA256(server_seed, "client_seed:nonce:counter"), the first byte < 252
-   gives byte % 6 + 1. Nonces count dice from 0 in event order: one per Ludo or
-   Snakes "roll" event; for a Liar's Dice "round" event one per die, seats in
-   ascending number, each seat's dice in list order.
+   gives byte % 6 + 1. Nonces count dice from 0 in event order, in the events each
+   game declares (games/base.py DiceField): one per Ludo or Snakes "roll" event;
+   for a Liar's Dice "round" event one per die, seats in ascending number, each
+   seat's dice in list order.
    It checks the dice only; the server's check (/verify/) also replays the rules.
    KG.verifyRecord(record) -> Promise<{ok, event_index, message, dice_checked}>. */
 (function () {
@@ -24,19 +25,30 @@
     }).join("");
   }
 
+  /* Where each game's records hold dice, from the registry (#kg-games, rendered by
+     rooms/templatetags/games.py): per event type, a field holding one die, or
+     with by_seat a {seat: [dice]} object. */
+  function diceFields(game) {
+    var node = document.getElementById("kg-games");
+    var games = node ? JSON.parse(node.textContent) : {};
+    return (games[game] && games[game].dice) || [];
+  }
+
   /* The dice of a record as [eventIndex, [values]] in nonce order. */
   function diceOf(record) {
-    var out = [];
+    var out = [], fields = diceFields(record.game);
     (record.events || []).forEach(function (ev, index) {
       if (!ev || typeof ev !== "object") return;
-      if ((record.game === "ludo" || record.game === "snakes") && ev.type === "roll") {
-        out.push([index, [ev.value]]);
-      } else if (record.game === "liars_dice" && ev.type === "round" && ev.dice && typeof ev.dice === "object") {
-        var seats = Object.keys(ev.dice).sort(function (a, b) { return Number(a) - Number(b); });
+      fields.forEach(function (f) {
+        if (ev.type !== f.event || !(f.field in ev)) return;
+        var value = ev[f.field];
+        if (!f.by_seat) { out.push([index, [value]]); return; }
+        if (!value || typeof value !== "object") return;
+        var seats = Object.keys(value).sort(function (a, b) { return Number(a) - Number(b); });
         var dice = [];
-        seats.forEach(function (s) { dice = dice.concat(ev.dice[s] || []); });
+        seats.forEach(function (s) { dice = dice.concat(value[s] || []); });
         out.push([index, dice]);
-      }
+      });
     });
     return out;
   }
