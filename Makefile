@@ -73,10 +73,11 @@ serve: $(STAMP) compilemessages
 	$(PY) manage.py migrate --noinput
 	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
-# Needs GNU gettext (xgettext/msgmerge); only translators run this.
+# Needs GNU gettext (xgettext/msgmerge); only translators run this. games/ is read
+# for the declarations' titles and labels (marked with games.base.gettext_noop).
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=games --ignore=tests
+		--ignore=.venv --ignore=staticfiles --ignore=tests
 	$(PY) manage.py makemessages -d djangojs -l bn -l en --no-location \
 		--ignore=.venv --ignore=staticfiles --ignore=games --ignore=tests
 
