@@ -23,6 +23,7 @@ from django.utils import translation
 from config.clients import scope_address, scope_language, socket_origin_matches
 
 from . import codes, errors, guessing, publish, services, ticker
+from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
 from .selectors import owner_tag
 
@@ -264,8 +265,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         )
 
     async def _set_nickname(self, name: Any) -> None:
-        from .nicknames import BadNickname, clean_nickname
-
         try:
             self.scope["session"]["nickname"] = clean_nickname(name)
         except BadNickname as exc:

@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from . import clock
+
 
 class Room(models.Model):
     class Status(models.TextChoices):
@@ -110,8 +112,6 @@ class Seat(models.Model):
 
     @property
     def connected(self) -> bool:
-        from . import clock
-
         if self.connections <= 0:
             return False
         if self.last_seen is None:

@@ -2,10 +2,10 @@
 
 Every moderator action runs like a room command (``rooms.services``): inside one
 transaction holding the room's lock, it changes the seats, appends a table event
-to the move log when a game is being played, and leaves through
-``services._commit``, so every connection hears of it at once through the normal
-publish path. Each action also writes a ``ModerationLog`` row with who, what and
-why, in the same transaction: no action without its log line, and no log line
+to the move log when a game is being played, and leaves through the core's
+``commit`` (``rooms.services.core``), so every connection hears of it at once
+through the normal publish path. Each action also writes a ``ModerationLog``
+row with who, what and why, in the same transaction: no action without its log line, and no log line
 for an action that was rolled back.
 """
 
@@ -20,20 +20,15 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from . import errors
+from . import codes, errors, selectors
 from .models import Ban, Game, ModerationLog, Report, Room, Seat
+from .services import core, upkeep
 
 REPORTS_PER_WINDOW = 5  # reports one session may send per window
 REPORT_WINDOW = 60 * 60  # seconds
 NOTE_MAX = 300
 
 BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
-
-
-def check_not_banned(actor) -> None:
-    """Raise ``errors.Banned`` when the actor's session or account is banned."""
-    if Ban.is_banned(session_key=actor.session_key, user_id=actor.user_id):
-        raise errors.Banned("You cannot create or join rooms: a moderator has banned you")
 
 
 class ModerationError(errors.RoomError):
@@ -56,11 +51,9 @@ def _require_reason(reason: str) -> str:
 
 def _locked_human_seat(room_id: int, index: int) -> tuple[Room, list[Seat], Seat]:
     """The open room, locked, with its seats and the human in seat ``index``."""
-    from . import services
-
-    room = services._locked(room_id)
-    services._require_open(room)
-    seats = services._seats(room)
+    room = core.locked(room_id)
+    core.require_open(room)
+    seats = core.seats_of(room)
     if not isinstance(index, int) or not 0 <= index < len(seats):
         raise ModerationError("There is no such seat")
     if seats[index].kind != Seat.Kind.HUMAN:
@@ -83,10 +76,8 @@ def _describe_seat(seat: Seat) -> str:
 @transaction.atomic
 def moderator_close(room_id: int, *, moderator, reason: str) -> bool:
     """Close the room; a game in play ends as aborted and the players see why."""
-    from . import services
-
     reason = _require_reason(reason)
-    change = services.room_close(room_id, reason=reason)
+    change = upkeep.room_close(room_id, reason=reason)
     if change is None:
         return False
     _log(moderator, ModerationLog.Action.CLOSE, Room.objects.get(id=room_id), "room", reason)
@@ -97,27 +88,25 @@ def moderator_close(room_id: int, *, moderator, reason: str) -> bool:
 def seat_remove(room_id: int, seat_index: int, *, moderator, reason: str) -> dict[str, Any]:
     """Take a player out of their seat. Mid-game a computer plays the seat to the
     end (kind ``bot``, the ``standard`` player); in the lobby the seat opens."""
-    from . import services
-
     reason = _require_reason(reason)
     room, seats, seat = _locked_human_seat(room_id, seat_index)
     target = _describe_seat(seat)
     event = {"type": "removed", "seat": seat.index}
     if room.status == Room.Status.PLAYING:
-        services._seat_bot(seat, "standard")
+        core.seat_bot(seat, "standard")
         seat.user_id = None
         seat.held = False
         seat.connections = 0
         seat.client_seed = ""
         seat.consecutive_timeouts = 0
         seat.save()
-        game_row = services.current_game(room)
-        services._log_table_event(game_row, {**event, "reason": "moderator"})
-        services._rearm(room, game_row, seats)
+        game_row = selectors.current_game(room)
+        core.log_table_event(game_row, {**event, "reason": "moderator"})
+        core.rearm(room, game_row, seats)
     else:
-        services._open_seat(seat)
+        core.open_seat(seat)
     _log(moderator, ModerationLog.Action.REMOVE, room, target, reason)
-    services._commit(room, services.Change(room.id, [event]))
+    core.commit(room, core.Change(room.id, [event]))
     return event
 
 
@@ -134,21 +123,19 @@ def neutral_name(index: int) -> str:
 def seat_rename(room_id: int, seat_index: int, *, moderator, reason: str) -> dict[str, Any]:
     """Replace an abusive nickname by a neutral one, at the table, in the game's
     record and in the player's session (they must choose a new nickname)."""
-    from . import services
-
     reason = _require_reason(reason)
     room, seats, seat = _locked_human_seat(room_id, seat_index)
     target = _describe_seat(seat)
     seat.name = neutral_name(seat.index)
     seat.save(update_fields=["name"])
-    game_row = services.current_game(room)
+    game_row = selectors.current_game(room)
     if game_row is not None:
         _rename_in_record(game_row, seat.index, seat.name)
     if seat.session_key:
         _forget_nickname(seat.session_key)
     _log(moderator, ModerationLog.Action.RENAME, room, target, reason)
     event = {"type": "renamed", "seat": seat.index}
-    services._commit(room, services.Change(room.id, [event]))
+    core.commit(room, core.Change(room.id, [event]))
     return event
 
 
@@ -224,8 +211,6 @@ def _report_allowed(session_key: str) -> bool:
 def report_create(*, code: str, actor, reason: str, note: str = "",
                   seat: int | None = None) -> Report:
     """A player's report about a room (open or just closed). Rate-limited per session."""
-    from . import codes, services
-
     if reason not in Report.Reason.values:
         raise errors.BadMessage("Choose a reason for the report")
     note = (note or "").strip()
@@ -239,7 +224,7 @@ def report_create(*, code: str, actor, reason: str, note: str = "",
     if not _report_allowed(actor.session_key):
         raise RateLimited("You have sent many reports; please wait a while")
     return Report.objects.create(
-        room=room, game=services.current_game(room), seat=seat, reason=reason, note=note,
+        room=room, game=selectors.current_game(room), seat=seat, reason=reason, note=note,
         session_key=actor.session_key, user_id=actor.user_id,
     )
 

@@ -18,6 +18,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from .models import Seat
+from .selectors import message_for, owner_tag, room_json
+from .state import load_state
 from .timers import get_timer_backend
 
 log = logging.getLogger(__name__)
@@ -29,10 +32,6 @@ def room_group(room_id: int) -> str:
 
 def build_update(room, change) -> dict[str, Any]:
     """One group message with every seat's own ``update`` (and the spectators')."""
-    from .models import Seat
-    from .selectors import message_for, owner_tag, room_json
-    from .services import load_state
-
     events = change.events
     seats = change.seats if change.seats is not None else list(room.seats.order_by("index"))
     game_row = change.game_row if change.game_row is not None else room.current_game

@@ -1,6 +1,6 @@
-"""What each connection sees of a room (reads only; HackSoft's selectors).
-
-The one place that turns rooms, seats and game state into protocol messages.
+"""Reads of rooms and games, in one place (HackSoft's selectors): a room by its
+code, its current game, a game's record, and what each connection sees of a
+room. The one place that turns rooms, seats and game state into protocol messages.
 Hidden information leaves only through the engine's ``view_for`` and
 ``event_for`` for the connection's own seat.
 """
@@ -12,10 +12,12 @@ from typing import Any
 
 from django.urls import reverse
 
+from games.record import build_record
 from games.registry import get_game
 
-from . import clock
+from . import clock, codes, errors
 from .models import Game, Room, Seat
+from .state import load_state
 
 
 def owner_tag(session_key: str) -> str:
@@ -109,3 +111,57 @@ def message_for(
     message["room"] = shared_room if shared_room is not None else room_json(room, seats)
     message["game"] = game_json(game_row, state, seat)
     return message
+
+
+# ---- reads used by commands, consumers and views --------------------------------
+
+
+def room_get(code: str) -> Room:
+    normal = codes.normalize(code)
+    room = Room.objects.filter(code=normal).exclude(status=Room.Status.CLOSED).first()
+    if room is None:
+        raise errors.NotFound("There is no open room with that code")
+    return room
+
+
+def current_game(room: Room) -> Game | None:
+    """The room's game as the database has it now (callers outside a command
+    may hold a stale room). Commands use ``room.current_game``, which the
+    locking query fetched with the room."""
+    return Game.objects.filter(room_id=room.id).order_by("-number").first()
+
+
+def game_record(game_row: Game) -> dict[str, Any]:
+    """The game's record (docs/record.md): exactly its move log, the server seed
+    revealed only once the game is over."""
+    events = list(game_row.moves.order_by("seq").values_list("event", flat=True))
+    over = game_row.status != Game.Status.IN_PROGRESS
+    return build_record(
+        game=game_row.game,
+        seats=game_row.seats,
+        options=game_row.options,
+        server_seed_hash=game_row.server_seed_hash,
+        server_seed=bytes.fromhex(game_row.server_seed) if over else None,
+        client_seed=game_row.client_seed,
+        events=events,
+        status=game_row.status,
+        placings=game_row.placings,
+    )
+
+
+def seat_index_of(code: str, session_key: str) -> int | None:
+    room = room_get(code)
+    seat = room.seats.filter(kind=Seat.Kind.HUMAN, session_key=session_key).first()
+    return seat.index if seat else None
+
+
+def snapshot_for(code: str, session_key: str) -> dict[str, Any]:
+    room = room_get(code)
+    seats = list(room.seats.order_by("index"))
+    seat = next(
+        (s.index for s in seats if s.kind == Seat.Kind.HUMAN and s.session_key == session_key),
+        None,
+    )
+    game_row = current_game(room)
+    state = load_state(game_row) if game_row is not None else None
+    return message_for("snapshot", room, seats, game_row, state, seat)

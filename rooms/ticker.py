@@ -29,7 +29,8 @@ from datetime import timedelta
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
-from . import clock, publish
+from . import clock, publish, services
+from .models import Game, Room
 from .timers import get_timer_backend
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,6 @@ def ensure_started() -> None:
 
 
 def fire(key: str, payload: int) -> None:
-    from . import services
-
     kind, _, ident = key.partition(":")
     if kind == "g":
         services.deadline_fire(int(ident), payload)
@@ -67,27 +66,22 @@ def fire(key: str, payload: int) -> None:
 
 def rearm_all() -> int:
     """Schedule every pending deadline found in the database."""
-    from .models import Game, Room
-    from .publish import arm_game, arm_room
-
     count = 0
     for game_id, seq, deadline in Game.objects.filter(
         status=Game.Status.IN_PROGRESS, deadline__isnull=False
     ).values_list("id", "seq", "deadline"):
-        arm_game(game_id, seq, deadline)
+        publish.arm_game(game_id, seq, deadline)
         count += 1
     for room_id, when in Room.objects.filter(
         status=Room.Status.LOBBY, autostart_at__isnull=False
     ).values_list("id", "autostart_at"):
-        arm_room(room_id, when)
+        publish.arm_room(room_id, when)
         count += 1
     return count
 
 
 def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS) -> int:
     """Fire every deadline more than ``grace_seconds`` overdue in the database."""
-    from .models import Game, Room
-
     late = clock.now() - timedelta(seconds=grace_seconds)
     fired = 0
     for game_id, seq in Game.objects.filter(
@@ -177,9 +171,7 @@ async def sweep_loop(health: Health) -> None:
                 await database_sync_to_async(sweep)(0.0 if degraded else SWEEP_GRACE_SECONDS)
             if now - last_expire >= EXPIRE_SECONDS:
                 last_expire = now
-                from .services import rooms_expire
-
-                await database_sync_to_async(rooms_expire)()
+                await database_sync_to_async(services.rooms_expire)()
         except asyncio.CancelledError:
             raise
         except Exception:  # the database blinked: try again on the next turn

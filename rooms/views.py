@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.clients import client_address
+from games import ludo
 from games.registry import declaration, game_names
 
 from . import codes, declared, errors, guessing, history, services
@@ -184,8 +185,6 @@ def room_api(request: HttpRequest, code: str) -> JsonResponse:
 
 @require_GET
 def ludo_geometry(request: HttpRequest, board: str) -> JsonResponse:
-    from games import ludo
-
     try:
         data = ludo.geometry_json(board)
     except (KeyError, ValueError):

@@ -8,32 +8,13 @@ it cannot, because the view does not contain them. Kinds are named per game;
 
 from __future__ import annotations
 
-import random
+import importlib
 from collections.abc import Callable
-from typing import Any
 
-Action = dict[str, Any]
+from .base import Action, Bot, RandomBot, UnknownBot
+from .external import ExternalBot
 
-
-class Bot:
-    kind = "bot"
-
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        raise NotImplementedError
-
-
-class RandomBot(Bot):
-    """Uniform over the legal actions."""
-
-    kind = "random"
-
-    def choose(self, view, legal, rng):
-        return rng.choice(legal)
-
-
-class UnknownBot(ValueError):
-    pass
-
+__all__ = ["Action", "Bot", "RandomBot", "UnknownBot", "kinds_for", "make_bot", "register"]
 
 BotFactory = Callable[[str | None], Bot]
 _kinds: dict[str, dict[str, BotFactory]] = {}
@@ -49,8 +30,6 @@ def kinds_for(game: str) -> list[str]:
 
 
 def _load(game: str) -> None:
-    import importlib
-
     try:
         importlib.import_module(f"games.bots.{game}")
     except ModuleNotFoundError as exc:
@@ -66,8 +45,6 @@ def make_bot(game: str, spec: str) -> Bot:
     if kind == "external":
         if not param:
             raise UnknownBot("external needs a command: external:COMMAND")
-        from .external import ExternalBot
-
         return ExternalBot(param)
     _load(game)
     factory = _kinds.get(game, {}).get(kind)

@@ -29,7 +29,7 @@ import time
 import weakref
 from typing import IO, Any
 
-from . import Bot
+from .base import Bot
 
 MAX_REPORTED = 10  # stderr lines per bot; the count goes on in ``failures``
 

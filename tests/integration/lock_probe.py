@@ -42,7 +42,7 @@ def race(code: str, read_after_waiting) -> dict:
 
     def holder():
         with transaction.atomic():
-            room = services._locked(code)
+            room = services.locked(code)
             game_row = room.current_game
             out["before"] = game_row.seq
             game_row.seq += MOVED_ON
@@ -74,7 +74,7 @@ def race(code: str, read_after_waiting) -> dict:
         thread.join(30)
     # Put the game back as its log says it is.
     with transaction.atomic():
-        game_row = services._locked(code).current_game
+        game_row = services.locked(code).current_game
         game_row.seq = out["before"]
         rows.save_fields(game_row, ["seq"])
     return out
@@ -94,7 +94,7 @@ def main() -> None:
     services.game_start(room.code, host)
     result = {
         "moved_on": MOVED_ON,
-        "rows": race(room.code, lambda code: services._locked(code).current_game.seq),
+        "rows": race(room.code, lambda code: services.locked(code).current_game.seq),
         "orm_join": race(room.code, orm_lock),
     }
     services.room_close(Room.objects.get(code=room.code, status="playing").id,

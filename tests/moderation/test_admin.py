@@ -214,7 +214,7 @@ def test_the_dashboard_counts_rooms_games_players_and_today_s_timeouts(admin_cli
     room.seats.filter(index=0).update(connections=2)
     game_row = services.current_game(room)
     for kind in ("timeout", "timeout", "takeover"):
-        services._log_table_event(game_row, {"type": kind, "seat": 0})
+        services.log_table_event(game_row, {"type": kind, "seat": 0})
     stored_game(record_for("snakes"))
     page = admin_client.get(reverse("staff_dashboard"))
     assert page.status_code == 200

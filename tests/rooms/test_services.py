@@ -15,7 +15,7 @@ from django.db import transaction
 
 from games.fairness import die
 from games.record import replay
-from rooms import clock, codes, errors, services
+from rooms import clock, codes, errors, services, state
 from rooms.models import Game, MoveLog, Room, Seat
 from rooms.services import Actor
 from tests.room_fixtures import person
@@ -289,7 +289,7 @@ def test_a_state_cached_moves_behind_is_moved_on_by_the_log(django_capture_on_co
     room, host, guest = started("snakes", 2)
     with django_capture_on_commit_callbacks(execute=True):
         act(room, host, {"type": "roll"})
-    cached_seq, _ = services._STATE_CACHE[services.current_game(room).id]
+    cached_seq, _ = state._STATE_CACHE[services.current_game(room).id]
     # Another process plays the next moves (this test database never commits,
     # so this process's cache stays where it was).
     for _ in range(3):
@@ -311,7 +311,7 @@ def test_a_rolled_back_move_leaves_no_state_behind():
     with pytest.raises(Interrupted), transaction.atomic():
         act(room, host, {"type": "roll"})
         raise Interrupted
-    assert game_row.id not in services._STATE_CACHE
+    assert game_row.id not in state._STATE_CACHE
     assert services.current_game(room).seq == game_row.seq
 
 

@@ -1,0 +1,227 @@
+"""The public core every room command is made of (lobby, play, presence, upkeep
+and rooms.moderation use it; none reaches into another's private helpers).
+
+A command locks the room with its seats (``locked``, ``locked_seat``), changes
+what it must, and leaves through ``commit``, which bumps the version, writes
+the change and publishes it after the transaction commits. Seats change hands
+through ``open_seat`` and ``seat_bot``; a seat that changed hands mid-turn gets
+the new pace with ``rearm``; a table event goes into the move log with
+``log_table_event``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games.registry import get_game
+
+from .. import clock, codes, errors, publish, rows
+from ..models import Ban, Game, Room, Seat
+from ..nicknames import BadNickname, clean_nickname
+from ..state import load_state
+
+BOT_DELAY = 1.0  # seconds: a computer plays at a human-like pace (settings.KHELAGHOR_BOT_DELAY)
+AWAY_FOR_TAKEOVER = 45  # seconds disconnected after which one timeout hands the seat over
+TIMEOUTS_FOR_TAKEOVER = 3
+QUICK_PLAY_WAIT = 10  # seconds a public table waits for humans before computers fill it
+LOBBY_IDLE = timedelta(hours=2)
+FINISHED_IDLE = timedelta(hours=2)
+PLAYING_IDLE = timedelta(hours=24)
+
+
+# A private table's choices that are not the engine's (kept in Room.options,
+# never in the game's record): "rated" counts its games for ratings.
+TABLE_CHOICES = ("rated",)
+
+
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a command: a browser session (and the account, if signed in)."""
+
+    session_key: str
+    name: str = ""
+    user_id: int | None = None
+
+
+@dataclass
+class Change:
+    """What one command did, handed to ``publish`` after commit. Commands that
+    already hold the seats, the game row and its state pass them along, so the
+    broadcast costs no further queries."""
+
+    room_id: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[Seat] | None = None
+    game_row: Game | None = None
+    state: Any = None
+    # A refusal that must not undo the rest (an action that also reclaimed a
+    # held seat: the seat is back, the action was not legal). Callers report it.
+    refusal: errors.RoomError | None = None
+    # Moves applied ((seq, event)) and game fields changed, written by commit
+    # together with the room in one round trip.
+    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    game_fields: set[str] = field(default_factory=set)
+    # The next deadline to arm (game id, seq, when), after the broadcast.
+    deadline: tuple[int, int, Any] | None = None
+    # A seat whose player just showed they are here (``seen``): its last_seen
+    # is written with the rest.
+    seen: Seat | None = None
+
+
+def check_not_banned(actor: Actor) -> None:
+    """Raise ``errors.Banned`` when the actor's session or account is banned."""
+    if Ban.is_banned(session_key=actor.session_key, user_id=actor.user_id):
+        raise errors.Banned("You cannot create or join rooms: a moderator has banned you")
+
+
+def locked(code_or_id: str | int) -> Room:
+    if isinstance(code_or_id, int):
+        return locked_where(id=code_or_id)
+    return locked_where(code=codes.normalize(code_or_id), open_only=True)
+
+
+def locked_where(*, open_only: bool = False, **lookup: Any) -> Room:
+    """The room, row-locked, with its current game and its seats read after
+    the lock (``rooms.rows``); the game and seats are guarded by the room's lock."""
+    room = rows.lock_room(open_only=open_only, **lookup)
+    if room is None:
+        raise errors.NotFound("There is no open room with that code")
+    return room
+
+
+def locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat], Seat]:
+    """The locked room, its seats and the actor's own; NotSeated otherwise."""
+    room = locked(code)
+    seats = seats_of(room)
+    seat = seat_of(seats, actor)
+    if seat is None:
+        raise errors.NotSeated(refusal)
+    return room, seats, seat
+
+
+def seats_of(room: Room) -> list[Seat]:
+    """The room's seats: those read with its lock, the same objects for the
+    whole command, or fresh from the database for a room not locked here."""
+    locked = getattr(room, "locked_seats", None)
+    if locked is not None:
+        return locked
+    return list(room.seats.order_by("index"))
+
+
+def seat_of(seats: list[Seat], actor: Actor) -> Seat | None:
+    for seat in seats:
+        if seat.kind == Seat.Kind.HUMAN and seat.session_key == actor.session_key:
+            return seat
+    return None
+
+
+def require_open(room: Room) -> None:
+    if room.status == Room.Status.CLOSED:
+        raise errors.RoomClosed(room.closed_reason or "This room has been closed")
+
+
+def require_host(seats: list[Seat], actor: Actor) -> Seat:
+    seat = seat_of(seats, actor)
+    if seat is None or seat.index != 0:
+        raise errors.NotHost("Only the host can do that")
+    return seat
+
+
+def name_for(actor: Actor) -> str:
+    try:
+        return clean_nickname(actor.name)
+    except BadNickname:
+        return ""
+
+
+def commit(room: Room, change: Change) -> Change:
+    """Bump the version and publish after commit (the one exit of every command).
+    The room row is locked, so a plain increment is safe."""
+    room.version += 1
+    room.last_activity = clock.now()
+    writes = []
+    if change.moves:
+        writes.append(rows.moves_statement(change.game_row, change.moves))
+    if change.game_fields:
+        writes.append(rows.update_statement(change.game_row, sorted(change.game_fields)))
+    if change.seen is not None:
+        writes.append(rows.update_statement(change.seen, ["last_seen"]))
+    writes.append(rows.update_statement(
+        room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
+    ))
+    rows.run(writes)
+    # robust: the move is committed; a Redis blip must not turn it into an error
+    # (clients resync on the next version, the database sweep re-arms timers).
+    transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
+    if change.deadline is not None:  # armed after the broadcast is on its way
+        transaction.on_commit(lambda: publish.arm_game(*change.deadline), robust=True)
+    return change
+
+
+def engine_options(room: Room) -> dict[str, Any]:
+    return {k: v for k, v in room.options.items() if k not in TABLE_CHOICES}
+
+
+def open_seat(seat: Seat) -> None:
+    seat.kind = Seat.Kind.OPEN
+    seat.session_key = ""
+    seat.user_id = None
+    seat.name = ""
+    seat.bot_kind = ""
+    seat.held = False
+    seat.connections = 0
+    seat.client_seed = ""
+    seat.consecutive_timeouts = 0
+    seat.save()
+
+
+_BOT_NAMES = ["Robi", "Mitu", "Tuni", "Bablu", "Shapla", "Dolon"]
+
+
+def seat_bot(seat: Seat, kind: str) -> None:
+    seat.kind = Seat.Kind.BOT
+    seat.bot_kind = kind
+    seat.name = f"{_BOT_NAMES[seat.index % len(_BOT_NAMES)]} (AI)"
+    seat.session_key = ""
+    seat.save()
+
+
+def log_table_event(game_row: Game, event: dict[str, Any]) -> None:
+    insert = rows.moves_statement(game_row, [(game_row.seq, event)])
+    game_row.seq += 1
+    rows.run([insert, rows.update_statement(game_row, ["seq"])])
+
+
+def bot_delay() -> float:
+    return float(getattr(settings, "KHELAGHOR_BOT_DELAY", BOT_DELAY))
+
+
+def set_deadline(room: Room, game_row: Game, seats: list[Seat], turn) -> tuple[int, int, Any]:
+    """Set the pending decision's deadline on ``game_row``; return what to arm."""
+    seat = seats[turn.seat]
+    if seat.kind == Seat.Kind.BOT or seat.held:
+        seconds, by = bot_delay(), "bot"
+    else:
+        seconds, by = room.turn_seconds, "human"
+    game_row.turn_seat = turn.seat
+    game_row.deadline = clock.now() + timedelta(seconds=seconds)
+    game_row.deadline_kind = by
+    return game_row.id, game_row.seq, game_row.deadline
+
+
+def rearm(room: Room, game_row: Game, seats: list[Seat]) -> None:
+    """A seat changed hands mid-turn: the pending decision gets the new pace."""
+    if game_row is None or game_row.status != Game.Status.IN_PROGRESS:
+        return
+    turn = get_game(game_row.game).turn(load_state(game_row))
+    if turn is not None and turn.seat is not None:
+        deadline = set_deadline(room, game_row, seats, turn)
+        rows.save_fields(game_row, ["turn_seat", "deadline", "deadline_kind"])
+        publish.arm_game_on_commit(*deadline)

@@ -1,0 +1,290 @@
+"""Lobby commands: create and join a room, quick play, seats and seeds, the
+host's computer players and house rules, and the start (rooms.services.play)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games import base as engine_base
+from games.bots import make_bot
+from games.fairness import new_server_seed, seed_hash, valid_contribution
+from games.registry import declaration, get_game
+
+from .. import clock, codes, errors, publish
+from ..models import Room, Seat
+from .core import (
+    QUICK_PLAY_WAIT,
+    TABLE_CHOICES,
+    Actor,
+    Change,
+    check_not_banned,
+    commit,
+    locked,
+    locked_seat,
+    log_table_event,
+    name_for,
+    open_seat,
+    rearm,
+    require_host,
+    require_open,
+    seat_bot,
+    seat_of,
+    seats_of,
+)
+from .play import start
+
+
+def room_create(
+    *,
+    actor: Actor,
+    game: str,
+    seats: int,
+    pace: str = Room.Pace.NORMAL,
+    options: dict[str, Any] | None = None,
+    visibility: str = Room.Visibility.PRIVATE,
+) -> Room:
+    """A new room with the creator in seat 0 (the host)."""
+    check_not_banned(actor)
+    try:
+        engine = get_game(game)
+    except KeyError:
+        raise errors.BadMessage("Unknown game") from None
+    if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
+        raise errors.BadMessage(
+            f"{engine.title} is for {engine.min_players} to {engine.max_players} players"
+        )
+    if pace not in Room.Pace.values:
+        raise errors.BadMessage("Pace is normal or party")
+    options = _house_rules(engine, seats, options or {}, private=visibility == "private")
+    name = name_for(actor)
+    if not name:
+        raise errors.BadMessage("Please choose a nickname first")
+    server_seed = new_server_seed()
+    for _attempt in range(50):
+        code = codes.random_code()
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=code, game=game, options=options, pace=pace, visibility=visibility,
+                    next_server_seed=server_seed.hex(),
+                    next_server_seed_hash=seed_hash(server_seed),
+                    last_activity=clock.now(),
+                    autostart_at=(
+                        clock.now() + timedelta(seconds=QUICK_PLAY_WAIT)
+                        if visibility == Room.Visibility.PUBLIC else None
+                    ),
+                )
+                Seat.objects.bulk_create(
+                    [Seat(room=room, index=i) for i in range(seats)]
+                )
+                Seat.objects.filter(room=room, index=0).update(
+                    kind=Seat.Kind.HUMAN, session_key=actor.session_key, name=name,
+                    user_id=actor.user_id,
+                )
+            break
+        except IntegrityError:
+            continue  # the code was taken meanwhile: draw another
+    else:
+        raise errors.RoomError("No free room code; please try again")
+    if room.autostart_at:
+        transaction.on_commit(lambda: publish.arm_room(room.id, room.autostart_at), robust=True)
+    return room
+
+
+def _house_rules(engine, seats: int, given: dict[str, Any], *, private: bool) -> dict[str, Any]:
+    allowed = declaration(engine.name).house_rule_names
+    chosen = {k: v for k, v in given.items() if k in allowed} if private else {}
+    unknown = set(given) - set(allowed) - set(TABLE_CHOICES)
+    if unknown:
+        raise errors.BadMessage(f"Unknown house rule: {', '.join(sorted(unknown))}")
+    if not isinstance(given.get("rated", False), bool):
+        raise errors.BadMessage("Rated is yes or no")
+    try:
+        resolved = engine.resolve_options(seats, chosen)
+    except engine_base.GameError as exc:
+        raise errors.BadMessage(exc.message) from None
+    if private and given.get("rated"):
+        resolved["rated"] = True
+    return resolved
+
+
+def _quick_play_seats(game: str) -> int:
+    try:
+        return declaration(game).quick_play_seats
+    except KeyError:
+        raise errors.BadMessage("Unknown game") from None
+
+
+def play_now(*, actor: Actor, game: str) -> Room:
+    """Quick play: a seat at a public table of ``game`` that is still waiting,
+    or a new one that starts with computer players after a short wait."""
+    with transaction.atomic():
+        waiting = (
+            Room.objects.select_for_update()
+            .filter(game=game, visibility=Room.Visibility.PUBLIC, status=Room.Status.LOBBY)
+            .order_by("created_at")
+        )
+        for room in waiting:
+            seats = seats_of(room)
+            if seat_of(seats, actor):
+                return room
+            if any(s.kind == Seat.Kind.OPEN for s in seats):
+                seat_join(room.code, actor)
+                return room
+    return room_create(
+        actor=actor, game=game, seats=_quick_play_seats(game),
+        visibility=Room.Visibility.PUBLIC,
+    )
+
+
+@transaction.atomic
+def seat_join(
+    code: str, actor: Actor, seat: int | None = None, client_seed: str | None = None,
+    *, over_socket: bool = False,
+):
+    check_not_banned(actor)
+    room = locked(code)
+    require_open(room)
+    seats = seats_of(room)
+    mine = seat_of(seats, actor)
+    name = name_for(actor)
+    if mine is not None:
+        # Already seated: joining again only refreshes the seed, which nobody
+        # sees before the start, so the room has not changed: no new version.
+        if client_seed is not None:
+            _set_seed(mine, client_seed)
+        return Change(room.id)
+    if room.status != Room.Status.LOBBY:
+        raise errors.WrongStatus("The game has started; you can watch until the next one")
+    if not name:
+        raise errors.BadMessage("Please choose a nickname first")
+    target = _free_seat(seats, seat)
+    target.kind = Seat.Kind.HUMAN
+    target.session_key = actor.session_key
+    target.user_id = actor.user_id
+    target.name = name
+    # A join sent over the room socket comes from a page that is connected now
+    # (its connect counted no seat); a quick-play join over HTTP is not, yet.
+    target.connections = 1 if over_socket else 0
+    target.last_seen = clock.now() if over_socket else None
+    target.save()
+    if client_seed is not None:
+        _set_seed(target, client_seed)
+    return commit(room, Change(room.id, [{"type": "joined", "seat": target.index}]))
+
+
+def _free_seat(seats: list[Seat], wanted: Any) -> Seat:
+    """The seat asked for, which must be open, or the lowest open one."""
+    if wanted is None:
+        target = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
+        if target is None:
+            raise errors.RoomFull("Every seat is taken")
+        return target
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted < len(seats):
+        raise errors.BadMessage("There is no such seat")
+    if seats[wanted].kind != Seat.Kind.OPEN:
+        raise errors.SeatTaken("That seat is taken")
+    return seats[wanted]
+
+
+def _set_seed(seat: Seat, client_seed: str) -> None:
+    if not valid_contribution(client_seed):
+        raise errors.BadMessage("A client seed is 1 to 64 letters, digits, - or _")
+    seat.client_seed = client_seed
+    seat.save(update_fields=["client_seed"])
+
+
+@transaction.atomic
+def seat_seed(code: str, actor: Actor, client_seed: str) -> Change:
+    room, _, seat = locked_seat(code, actor, "Take a seat first")
+    if room.status == Room.Status.PLAYING:
+        raise errors.WrongStatus("The dice of this game are already fixed")
+    _set_seed(seat, client_seed)
+    return Change(room.id)  # nothing others need to see
+
+
+@transaction.atomic
+def seat_leave(code: str, actor: Actor) -> Change:
+    room, seats, seat = locked_seat(code, actor, "You have no seat here")
+    if room.status == Room.Status.PLAYING:
+        # Mid-game a computer holds the seat; the player may come back.
+        seat.held = True
+        seat.save(update_fields=["held"])
+        change = Change(room.id, [{"type": "takeover", "seat": seat.index}])
+        game_row = room.current_game
+        log_table_event(game_row, {"type": "takeover", "seat": seat.index, "reason": "left"})
+        rearm(room, game_row, seats)
+        return commit(room, change)
+    if seat.index == 0:
+        raise errors.WrongStatus("The host keeps seat 1; close the room instead")
+    open_seat(seat)
+    return commit(room, Change(room.id, [{"type": "left", "seat": seat.index}]))
+
+
+@transaction.atomic
+def bot_add(code: str, actor: Actor, seat: int | None = None, kind: str = "standard") -> Change:
+    room = locked(code)
+    seats = seats_of(room)
+    require_host(seats, actor)
+    if room.status != Room.Status.LOBBY:
+        raise errors.WrongStatus("Computer players join before the start")
+    if not isinstance(kind, str) or kind.startswith("external"):
+        raise errors.BadMessage("Unknown computer player")
+    try:
+        make_bot(room.game, kind)
+    except ValueError:
+        raise errors.BadMessage("Unknown computer player") from None
+    target = _free_seat(seats, seat)
+    seat_bot(target, kind)
+    return commit(room, Change(room.id, [{"type": "joined", "seat": target.index}]))
+
+
+@transaction.atomic
+def bot_remove(code: str, actor: Actor, seat: int) -> Change:
+    room = locked(code)
+    seats = seats_of(room)
+    require_host(seats, actor)
+    if room.status != Room.Status.LOBBY:
+        raise errors.WrongStatus("Computer players leave before the start")
+    if not isinstance(seat, int) or not 0 <= seat < len(seats) or seats[seat].kind != "bot":
+        raise errors.BadMessage("That seat has no computer player")
+    open_seat(seats[seat])
+    return commit(room, Change(room.id, [{"type": "left", "seat": seat}]))
+
+
+@transaction.atomic
+def options_set(code: str, actor: Actor, options: dict[str, Any] | None, pace: str | None):
+    room = locked(code)
+    seats = seats_of(room)
+    require_host(seats, actor)
+    if room.status not in (Room.Status.LOBBY, Room.Status.FINISHED):
+        raise errors.WrongStatus("House rules are set between games")
+    if pace is not None:
+        if pace not in Room.Pace.values:
+            raise errors.BadMessage("Pace is normal or party")
+        room.pace = pace
+    if options is not None:
+        if not isinstance(options, dict):
+            raise errors.BadMessage("Options must be an object")
+        if room.visibility != Room.Visibility.PRIVATE and options:
+            raise errors.WrongStatus("House rules are for private tables")
+        engine = get_game(room.game)
+        kept = (*declaration(room.game).house_rule_names, *TABLE_CHOICES)
+        merged = {k: v for k, v in room.options.items() if k in kept}
+        merged.update(options)
+        room.options = _house_rules(engine, len(seats), merged, private=True)
+    room.save(update_fields=["pace", "options"])
+    return commit(room, Change(room.id))
+
+
+@transaction.atomic
+def game_start(code: str, actor: Actor | None) -> Change:
+    """Start (or, after the results, rematch): a new game with the room's seats."""
+    room = locked(code)
+    seats = seats_of(room)
+    if actor is not None:
+        require_host(seats, actor)
+    return start(room, seats)

@@ -1,0 +1,73 @@
+"""Presence: a page connects, shows it is alive, and disconnects. Only a
+change anyone can see (a seat goes online or offline) bumps the version."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F
+
+from .. import clock, codes, errors
+from ..models import Room, Seat
+from .core import Actor, Change, commit, locked, seat_of, seats_of
+
+
+@transaction.atomic
+def connection_opened(code: str, actor: Actor) -> Seat | None:
+    room = locked(code)
+    seat = seat_of(seats_of(room), actor)
+    if seat is None:
+        return None
+    was_connected = seat.connected
+    Seat.objects.filter(id=seat.id).update(
+        connections=F("connections") + 1, last_seen=clock.now(), disconnected_at=None
+    )
+    # A second tab of a connected seat changes nothing anyone sees: no version.
+    if not was_connected:
+        commit(room, Change(room.id))
+    return seat
+
+
+# Seconds between two presence writes for one connection (rooms.consumers)
+# or one seat's actions (``seen``): with pings every 25 s a live page's
+# last_seen is never older than about 25 s, well inside Seat.SILENT_AFTER_SECONDS.
+SEEN_EVERY = 10
+
+
+def seen(seat: Seat, change: Change) -> None:
+    """An action is a sign of life too: renew the seat's presence in the
+    command's own writes (no extra round trip), at most every SEEN_EVERY s."""
+    now = clock.now()
+    if seat.last_seen is None or now - seat.last_seen >= timedelta(seconds=SEEN_EVERY):
+        seat.last_seen = now
+        change.seen = seat
+
+
+def seat_seen(code: str, actor: Actor) -> None:
+    """A message from a seated page: the player is still here. Cheap: one
+    UPDATE, no lock, no version bump; the consumer calls it at most every
+    SEEN_EVERY seconds per connection."""
+    Seat.objects.filter(
+        room__code=codes.normalize(code), session_key=actor.session_key, kind=Seat.Kind.HUMAN,
+    ).exclude(room__status=Room.Status.CLOSED).update(last_seen=clock.now())
+
+
+@transaction.atomic
+def connection_closed(code: str, actor: Actor) -> None:
+    try:
+        room = locked(code)
+    except errors.NotFound:
+        return
+    seat = seat_of(seats_of(room), actor)
+    if seat is None:
+        return
+    was_connected = seat.connected
+    seat.connections = max(0, seat.connections - 1)
+    seat.last_seen = clock.now()
+    if seat.connections == 0:
+        seat.disconnected_at = clock.now()
+    seat.save(update_fields=["connections", "last_seen", "disconnected_at"])
+    # Closing one of several tabs changes nothing anyone sees: no version.
+    if seat.connected != was_connected:
+        commit(room, Change(room.id))

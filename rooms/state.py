@@ -1,0 +1,69 @@
+"""The engine state of a game, rebuilt from its move log and cached per process.
+
+The log is the truth: a cached state is used only at the ``seq`` it was built
+for, or moved on by the events logged since (another process served them).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
+
+from django.db import transaction
+
+from games.record import fold
+from games.registry import get_game
+
+from . import rows
+from .models import Game
+
+_STATE_CACHE: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+
+
+_STATE_CACHE_SIZE = 2000
+
+
+_cache_lock = Lock()
+
+
+def load_state(game_row: Game) -> Any:
+    """The engine state of ``game_row``, rebuilt from its move log. A cached
+    copy built at an earlier ``seq`` is moved on by the events logged since
+    (another process served the moves in between); the log is the truth."""
+    with _cache_lock:
+        cached = _STATE_CACHE.get(game_row.id)
+    if cached and cached[0] == game_row.seq:
+        return cached[1]
+    engine = get_game(game_row.game)
+    if cached and cached[0] < game_row.seq:
+        since, state = cached
+    else:
+        since, state = 0, engine.initial_state(len(game_row.seats), game_row.options)
+    events = rows.events_between(game_row.id, since, game_row.seq)
+    if len(events) != game_row.seq - since:
+        raise RuntimeError(f"game {game_row.id}: move log has a gap before seq {game_row.seq}")
+    state = fold(engine, events, state)
+    remember(game_row, state)
+    return state
+
+
+def remember(game_row: Game, state: Any) -> None:
+    """Cache ``state`` as the game's state at its current ``seq`` once the
+    transaction commits: a rolled-back move must not leave its state behind
+    for a ``seq`` that other moves may reach later."""
+    game_id, seq = game_row.id, game_row.seq
+
+    def remember() -> None:
+        with _cache_lock:
+            _STATE_CACHE[game_id] = (seq, state)
+            _STATE_CACHE.move_to_end(game_id)
+            while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+                _STATE_CACHE.popitem(last=False)
+
+    transaction.on_commit(remember)
+
+
+def forget_cached_states() -> None:
+    with _cache_lock:
+        _STATE_CACHE.clear()
