@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from . import codes, errors, selectors
+from . import codes, errors, rows, selectors
 from .models import Ban, Game, ModerationLog, Report, Room, Seat
 from .services import core, upkeep
 
@@ -99,7 +99,8 @@ def seat_remove(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
         seat.connections = 0
         seat.client_seed = ""
         seat.consecutive_timeouts = 0
-        seat.save()
+        rows.save_fields(seat, ["user", "held", "connections", "client_seed",
+                                "consecutive_timeouts"])
         game_row = selectors.current_game(room)
         core.log_table_event(game_row, {**event, "reason": "moderator"})
         core.rearm(room, game_row, seats)
@@ -127,7 +128,7 @@ def seat_rename(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     room, seats, seat = _locked_human_seat(room_id, seat_index)
     target = _describe_seat(seat)
     seat.name = neutral_name(seat.index)
-    seat.save(update_fields=["name"])
+    rows.save_fields(seat, ["name"])
     game_row = selectors.current_game(room)
     if game_row is not None:
         _rename_in_record(game_row, seat.index, seat.name)
@@ -144,7 +145,7 @@ def _rename_in_record(game_row: Game, index: int, name: str) -> None:
     if index < len(seats) and seats[index].get("kind") == "human":
         seats[index] = {**seats[index], "name": name}
         game_row.seats = seats
-        game_row.save(update_fields=["seats"])
+        rows.save_fields(game_row, ["seats"])
 
 
 def _forget_nickname(session_key: str) -> None:

@@ -29,6 +29,7 @@ from .core import (
     TIMEOUTS_FOR_TAKEOVER,
     Actor,
     Change,
+    UncommittedChange,
     bot_delay,
     check_not_banned,
     commit,
@@ -58,7 +59,7 @@ from .upkeep import room_close, rooms_expire
 __all__ = [
     "AWAY_FOR_TAKEOVER", "BOT_DELAY", "FINISHED_IDLE", "LOBBY_IDLE", "PLAYING_IDLE",
     "QUICK_PLAY_WAIT", "SEEN_EVERY", "TABLE_CHOICES", "TIMEOUTS_FOR_TAKEOVER",
-    "Actor", "Change",
+    "Actor", "Change", "UncommittedChange",
     "bot_add", "bot_delay", "bot_remove", "check_not_banned", "commit", "connection_closed",
     "connection_opened", "current_game", "deadline_fire", "forget_cached_states", "game_action",
     "game_record", "game_start", "load_state", "locked", "locked_seat", "locked_where",

@@ -89,11 +89,17 @@ def locked(code_or_id: str | int) -> Room:
 
 def locked_where(*, open_only: bool = False, **lookup: Any) -> Room:
     """The room, row-locked, with its current game and its seats read after
-    the lock (``rooms.rows``); the game and seats are guarded by the room's lock."""
+    the lock (``rooms.rows``); the game and seats are guarded by the room's lock.
+    What it read is kept, so ``commit`` can tell which fields the command changed."""
     room = rows.lock_room(open_only=open_only, **lookup)
     if room is None:
         raise errors.NotFound("There is no open room with that code")
+    room.loaded_values = _values(room)
     return room
+
+
+def _values(room: Room) -> dict[str, Any]:
+    return {f.attname: getattr(room, f.attname) for f in Room._meta.concrete_fields}
 
 
 def locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat], Seat]:
@@ -141,9 +147,29 @@ def name_for(actor: Actor) -> str:
         return ""
 
 
-def commit(room: Room, change: Change) -> Change:
-    """Bump the version and publish after commit (the one exit of every command).
+# The room fields every commit writes; a command that changes any other names it.
+COMMITTED_ROOM_FIELDS = ("version", "last_activity", "status", "autostart_at", "closed_reason")
+
+
+class UncommittedChange(RuntimeError):
+    """A command changed a room field it did not give ``commit``: a bug, which
+    must not pass as a change that silently never reaches the database."""
+
+
+def commit(room: Room, change: Change, room_fields: tuple[str, ...] = ()) -> Change:
+    """Bump the version, write the change and publish after commit (the one exit
+    of every command). The room's fields are written here and only here:
+    ``COMMITTED_ROOM_FIELDS`` always, and the ``room_fields`` the command
+    changed besides; a changed field missing from both raises UncommittedChange.
     The room row is locked, so a plain increment is safe."""
+    fields = (*COMMITTED_ROOM_FIELDS, *room_fields)
+    written = {Room._meta.get_field(name).attname for name in fields}
+    loaded = getattr(room, "loaded_values", None)
+    if loaded is None:
+        raise UncommittedChange("commit needs the room from locked()")
+    forgotten = sorted(k for k, v in _values(room).items() if v != loaded[k] and k not in written)
+    if forgotten:
+        raise UncommittedChange(f"room fields changed but not committed: {', '.join(forgotten)}")
     room.version += 1
     room.last_activity = clock.now()
     writes = []
@@ -153,10 +179,9 @@ def commit(room: Room, change: Change) -> Change:
         writes.append(rows.update_statement(change.game_row, sorted(change.game_fields)))
     if change.seen is not None:
         writes.append(rows.update_statement(change.seen, ["last_seen"]))
-    writes.append(rows.update_statement(
-        room, ["version", "last_activity", "status", "autostart_at", "closed_reason"]
-    ))
+    writes.append(rows.update_statement(room, list(fields)))
     rows.run(writes)
+    room.loaded_values = _values(room)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
     transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
@@ -179,7 +204,8 @@ def open_seat(seat: Seat) -> None:
     seat.connections = 0
     seat.client_seed = ""
     seat.consecutive_timeouts = 0
-    seat.save()
+    rows.save_fields(seat, ["kind", "session_key", "user", "name", "bot_kind", "held",
+                            "connections", "client_seed", "consecutive_timeouts"])
 
 
 _BOT_NAMES = ["Robi", "Mitu", "Tuni", "Bablu", "Shapla", "Dolon"]
@@ -190,7 +216,7 @@ def seat_bot(seat: Seat, kind: str) -> None:
     seat.bot_kind = kind
     seat.name = f"{_BOT_NAMES[seat.index % len(_BOT_NAMES)]} (AI)"
     seat.session_key = ""
-    seat.save()
+    rows.save_fields(seat, ["kind", "bot_kind", "name", "session_key"])
 
 
 def log_table_event(game_row: Game, event: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from games.bots import make_bot
 from games.fairness import new_server_seed, seed_hash, valid_contribution
 from games.registry import declaration, get_game
 
-from .. import clock, codes, errors, publish
+from .. import clock, codes, errors, publish, rows
 from ..models import Room, Seat
 from .core import (
     QUICK_PLAY_WAIT,
@@ -170,7 +170,7 @@ def seat_join(
     # (its connect counted no seat); a quick-play join over HTTP is not, yet.
     target.connections = 1 if over_socket else 0
     target.last_seen = clock.now() if over_socket else None
-    target.save()
+    rows.save_fields(target, ["kind", "session_key", "user", "name", "connections", "last_seen"])
     if client_seed is not None:
         _set_seed(target, client_seed)
     return commit(room, Change(room.id, [{"type": "joined", "seat": target.index}]))
@@ -194,7 +194,7 @@ def _set_seed(seat: Seat, client_seed: str) -> None:
     if not valid_contribution(client_seed):
         raise errors.BadMessage("A client seed is 1 to 64 letters, digits, - or _")
     seat.client_seed = client_seed
-    seat.save(update_fields=["client_seed"])
+    rows.save_fields(seat, ["client_seed"])
 
 
 @transaction.atomic
@@ -212,7 +212,7 @@ def seat_leave(code: str, actor: Actor) -> Change:
     if room.status == Room.Status.PLAYING:
         # Mid-game a computer holds the seat; the player may come back.
         seat.held = True
-        seat.save(update_fields=["held"])
+        rows.save_fields(seat, ["held"])
         change = Change(room.id, [{"type": "takeover", "seat": seat.index}])
         game_row = room.current_game
         log_table_event(game_row, {"type": "takeover", "seat": seat.index, "reason": "left"})
@@ -276,8 +276,7 @@ def options_set(code: str, actor: Actor, options: dict[str, Any] | None, pace: s
         merged = {k: v for k, v in room.options.items() if k in kept}
         merged.update(options)
         room.options = _house_rules(engine, len(seats), merged, private=True)
-    room.save(update_fields=["pace", "options"])
-    return commit(room, Change(room.id))
+    return commit(room, Change(room.id), room_fields=("pace", "options"))
 
 
 @transaction.atomic

@@ -74,17 +74,16 @@ def start(room: Room, seats: list[Seat]) -> Change:
     room.status = Room.Status.PLAYING
     room.autostart_at = None
     room.current_game = game_row
-    room.save(update_fields=["next_server_seed", "next_server_seed_hash", "status",
-                             "current_game"])
     for seat in seats:
         seat.consecutive_timeouts = 0
         seat.held = False
         seat.client_seed = ""
-        seat.save(update_fields=["consecutive_timeouts", "held", "client_seed"])
+        rows.save_fields(seat, ["consecutive_timeouts", "held", "client_seed"])
     remember(game_row, state)
     change = Change(room.id, [{"type": "started", "game": game_row.number}], seats, game_row)
     change.state = _run_automatic(room, game_row, seats, state, change)
-    return commit(room, change)
+    return commit(room, change,
+                  room_fields=("next_server_seed", "next_server_seed_hash", "current_game"))
 
 
 def _engine_error(exc: engine_base.GameError, seats: list[Seat]) -> errors.RoomError:
@@ -223,7 +222,7 @@ def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:
     game_row.finished_at = clock.now()
     game_row.deadline = None
     game_row.turn_seat = None
-    game_row.save()
+    change.game_fields.update(("status", "placings", "finished_at", "deadline", "turn_seat"))
     room.status = Room.Status.FINISHED
     change.events.append({"type": "finished", "placings": game_row.placings})
     ratings.game_finished(room, game_row, seats_of(room))  # after commit, off the move path

@@ -6,9 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F
 
-from .. import clock, codes, errors
+from .. import clock, codes, errors, rows
 from ..models import Room, Seat
 from .core import Actor, Change, commit, locked, seat_of, seats_of
 
@@ -20,9 +19,10 @@ def connection_opened(code: str, actor: Actor) -> Seat | None:
     if seat is None:
         return None
     was_connected = seat.connected
-    Seat.objects.filter(id=seat.id).update(
-        connections=F("connections") + 1, last_seen=clock.now(), disconnected_at=None
-    )
+    seat.connections += 1  # the room is locked: a plain increment is safe
+    seat.last_seen = clock.now()
+    seat.disconnected_at = None
+    rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
     # A second tab of a connected seat changes nothing anyone sees: no version.
     if not was_connected:
         commit(room, Change(room.id))
@@ -67,7 +67,7 @@ def connection_closed(code: str, actor: Actor) -> None:
     seat.last_seen = clock.now()
     if seat.connections == 0:
         seat.disconnected_at = clock.now()
-    seat.save(update_fields=["connections", "last_seen", "disconnected_at"])
+    rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
     # Closing one of several tabs changes nothing anyone sees: no version.
     if seat.connected != was_connected:
         commit(room, Change(room.id))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .. import clock
+from .. import clock, rows
 from ..models import Game, Room
 from .core import FINISHED_IDLE, LOBBY_IDLE, PLAYING_IDLE, Change, commit, locked, log_table_event
 
@@ -36,7 +36,7 @@ def room_close(room_id: int, *, reason: str) -> Change | None:
         game_row.status = Game.Status.ABORTED
         game_row.finished_at = clock.now()
         game_row.deadline = None
-        game_row.save()
+        rows.save_fields(game_row, ["status", "finished_at", "deadline"])
         log_table_event(game_row, {"type": "aborted", "reason": reason})
     room.status = Room.Status.CLOSED
     room.closed_reason = reason
