@@ -235,7 +235,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _still_here(self) -> None:
         """Any message from the page, not only a ping, shows the player is
         here (models.Seat.connected); written at most every SEEN_EVERY s.
-        Actions write it with their own move (services._seen)."""
+        Actions write it with their own move (rooms.services.presence.seen)."""
         now = time.monotonic()
         if self.room_id is not None and now - self.seen_at >= services.SEEN_EVERY:
             self.seen_at = now
