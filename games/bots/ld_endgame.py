@@ -450,11 +450,17 @@ Policy = Callable[[tuple[int, ...], int, int], tuple[tuple[int, float], ...]]
 
 
 def best_response(a: int, b: int, bot_seat: int, policy: Policy, lose: float, win: float,
-                  prune: float = 1e-7) -> float:
+                  prune: float = 1e-7, memoryless: bool = False) -> float:
     """The exploiter's win probability in one round of position (a, b), the bot
     sitting in ``bot_seat`` (0: opener) and playing ``policy``; ``lose``/``win`` are
     the opener's payoffs if it loses / wins the die. Exact for a perfect-recall
-    exploiter, up to at most ``pruned`` probability mass scored as a win."""
+    exploiter, up to at most ``prune`` probability mass per pruned sequence scored as
+    a win (so an upper bound).
+
+    ``memoryless``: the policy depends on the bids only through the node (bid on the
+    table, wildness, mover), as the stored table does. Then the exploiter's
+    continuation depends on the history only through the node and the bot's reach
+    vector, and scales with it, so subtrees are shared by (node, normalised reach)."""
     rnd = Round(a, b)
     br_seat = 1 - bot_seat
     (hx, px), (hy, py) = hands(rnd.dice(br_seat)), hands(rnd.dice(bot_seat))
@@ -488,12 +494,23 @@ def best_response(a: int, b: int, bot_seat: int, policy: Policy, lose: float, wi
             out.append(good * v_good + (mass - good) * v_bad)
         return out
 
+    memo: dict[tuple, list[float]] = {}
+
     def walk(history: tuple[int, ...], wild: bool, reach: list[float]) -> list[float]:
         mover = len(history) % 2
         mass = sum(r * p for r, p in zip(reach, py, strict=True))
         if mass < prune:
             return [mass] * nx  # scored as won by the exploiter: an upper bound
         last = history[-1] if history else -1
+        if memoryless:
+            key = (last, wild, mover, tuple(round(r / mass, 12) for r in reach))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = [v / mass for v in expand(history, last, wild, mover, reach)]
+            return [v * mass for v in found]
+        return expand(history, last, wild, mover, reach)
+
+    def expand(history, last, wild, mover, reach) -> list[float]:
         raises = range(last + 1, rnd.nbids)
         if mover == br_seat:
             best: list[float] | None = None

@@ -278,7 +278,10 @@ class StandardBot(Bot):
     BETA = 10.0
     # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
-    TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN")
+    # 1: play the solved table in heads-up endgames; 0 (for comparisons): never.
+    TABLE = 1
+    TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN",
+               "TABLE")
 
     def __init__(self, param: str | None = None) -> None:
         # Tuning hook: "standard:BETA=8,CONT=1.2" overrides the class constants.
@@ -287,14 +290,14 @@ class StandardBot(Bot):
             key = key.strip().upper()
             if key not in self.TUNABLE:
                 raise ValueError(f"standard takes {', '.join(self.TUNABLE)}, not {item!r}")
-            setattr(self, key, int(value) if key == "SPAN" else float(value))
+            setattr(self, key, int(value) if key in ("SPAN", "TABLE") else float(value))
 
     def choose(self, view, legal, rng):
         challenge = _challenge(legal)
         raises = _bids(legal)
         if not raises:
             return challenge
-        solved = endgame_strategy(view)
+        solved = endgame_strategy(view) if self.TABLE else None
         if solved is not None:
             return _action(sample(solved, rng))
         seat = view["seat"]
