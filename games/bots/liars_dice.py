@@ -6,11 +6,15 @@
   (ties: the lowest raise). It opens with its best bid by the same measure.
 - ``easy``: ``prob`` with a jittered threshold that sometimes makes a random
   small raise instead.
-- ``standard``: infers every opponent's hand from the bids they made this round
+- ``standard``: heads-up with at most three dice a side, plays the solved endgame
+  strategy of ``ld_endgame`` (sampled with the game's rng). Elsewhere it
+  infers every opponent's hand from the bids they made this round
   (a player tends to bid what they believe, and to raise only a bid they believe),
   by exact Bayesian weighting over the hands each opponent could hold. It then
   compares challenging with each raise, modelling whether the next player would
   challenge that raise given the hands they may hold.
+- ``bayes[:T]``: the same inference, then ``prob``'s rule on the posterior (a
+  baseline that reads bids).
 
 Every bot uses only the ``rng`` it is given, so a game is reproducible.
 """
@@ -278,8 +282,9 @@ class StandardBot(Bot):
     BETA = 10.0
     # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
-    # 1: play the solved table in heads-up endgames; 0 (for comparisons): never.
-    TABLE = 1
+    # Play the solved table in heads-up endgames of at most this many dice in all
+    # (0: never). The larger solved positions are less converged (docs/bots.md).
+    TABLE = 3
     TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN",
                "TABLE")
 
@@ -297,7 +302,7 @@ class StandardBot(Bot):
         raises = _bids(legal)
         if not raises:
             return challenge
-        solved = endgame_strategy(view) if self.TABLE else None
+        solved = endgame_strategy(view) if view["total_dice"] <= self.TABLE else None
         if solved is not None:
             return _action(sample(solved, rng))
         seat = view["seat"]

@@ -159,6 +159,21 @@ def test_standard_uses_the_table_only_heads_up_with_three_dice_or_fewer():
     assert endgame_strategy(liars.view_for(table({0: "353", 1: "466"}), 0)) is not None
 
 
+def test_standard_keeps_its_own_play_above_its_table_limit():
+    # 3 v 3 is solved but above TABLE (the larger tables are less converged): standard
+    # plays as with no table at all; with TABLE=6 it plays the table's support.
+    state = table({0: "353", 1: "466"}, bids=[(0, 2, 5)])
+    view, legal = liars.view_for(state, 1), liars.legal_actions(state, 1)
+    plain = make_bot("liars_dice", "standard:TABLE=0").choose(view, legal, random.Random(4))
+    assert make_bot("liars_dice", "standard").choose(view, legal, random.Random(4)) == plain
+    support = {code for code, _ in endgame_strategy(view)}
+    for seed in range(10):
+        action = make_bot("liars_dice", "standard:TABLE=6").choose(view, legal, random.Random(seed))
+        code = E.CHALLENGE if action["type"] == "challenge" else E.index_of(
+            action["quantity"], action["face"])
+        assert code in support
+
+
 def test_games_with_the_table_are_reproducible_from_their_seed():
     options = {"dice_per_player": 3}
     first = simulate_record("liars_dice", ["standard", "bayes"], seed=5, options=options)
