@@ -196,3 +196,13 @@ def test_exploitability_prints_every_position_for_every_bot():
 def test_exploitability_refuses_bad_arguments(argv):
     with pytest.raises(UsageError):
         exploitability_main(argv, io.StringIO())
+
+
+def test_manage_py_exploitability_as_a_user_runs_it():
+    from tests.servers import manage
+
+    result = manage("exploitability", "--bots", "prob", "--max-dice", "1", timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "1 v 1" in result.stdout and "worst position" in result.stdout
+    refused = manage("exploitability", "--max-dice", "0", timeout=600)
+    assert refused.returncode == 2 and "--max-dice" in refused.stderr
