@@ -198,6 +198,7 @@ def test_exploitability_refuses_bad_arguments(argv):
         exploitability_main(argv, io.StringIO())
 
 
+@pytest.mark.slow  # starts Django twice
 def test_manage_py_exploitability_as_a_user_runs_it():
     from tests.servers import manage
 
