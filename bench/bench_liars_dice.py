@@ -9,6 +9,8 @@ runs a fifth of the games.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import sys
 import time
 from pathlib import Path
@@ -28,6 +30,10 @@ TARGETS = [
     (["standard"] + ["prob"] * 5, MULTI, "standard wins >= 37%"),
     (["standard", "prob:0.3"], HEADS_UP, "standard wins >= 55%"),
     (["standard", "prob:0.4"], HEADS_UP, "standard wins >= 55%"),
+    # Against a bid reader (issue 17): bayes reads bids like standard but plays like prob.
+    (["standard", "bayes"], 600, "standard wins >= 60%"),
+    (["standard"] + ["bayes"] * 3, 600, "standard wins >= 40%"),
+    (["bayes", "prob"], 600, "baseline: how strong bayes is"),
     # The same bot under two labels (SPAN=3 is the default), so each side is counted.
     (["standard", "standard:SPAN=3"], HEADS_UP, "50% +- 3 points"),
 ]
@@ -46,10 +52,13 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a fifth of the games")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", help="run only the targets whose specs contain this")
     args = parser.parse_args(argv)
     scale = 5 if args.quick else 1
 
     for specs, games, target in TARGETS:
+        if args.only and args.only not in ",".join(specs):
+            continue
         games = max(50, games // scale)
         started = time.perf_counter()
         result = run_tournament("liars_dice", specs, games, seed="bench", workers=args.workers)
@@ -59,7 +68,9 @@ def main(argv: list[str]) -> int:
             print("  " + line)
         sys.stdout.flush()
 
-    for kind in ("standard", "prob"):
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores,"
+          f" Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
+    for kind in ("standard", "bayes", "prob"):
         timer = decision_times(kind, max(4, 40 // scale))
         print(
             f"decision time {kind:>8}: p50 {timer.percentile(50) * 1000:.2f} ms,"

@@ -6,11 +6,15 @@
   (ties: the lowest raise). It opens with its best bid by the same measure.
 - ``easy``: ``prob`` with a jittered threshold that sometimes makes a random
   small raise instead.
-- ``standard``: infers every opponent's hand from the bids they made this round
+- ``standard``: heads-up with at most three dice a side, plays the solved endgame
+  strategy of ``ld_endgame`` (sampled with the game's rng). Elsewhere it
+  infers every opponent's hand from the bids they made this round
   (a player tends to bid what they believe, and to raise only a bid they believe),
   by exact Bayesian weighting over the hands each opponent could hold. It then
   compares challenging with each raise, modelling whether the next player would
   challenge that raise given the hands they may hold.
+- ``bayes[:T]``: the same inference, then ``prob``'s rule on the posterior (a
+  baseline that reads bids).
 
 Every bot uses only the ``rng`` it is given, so a game is reproducible.
 """
@@ -24,6 +28,17 @@ from typing import Any
 
 from ..liars_dice import bid_key, matches
 from . import Bot, register
+from .ld_endgame import (
+    CHALLENGE,
+    MAX_SOLVED,
+    bid_of,
+    hand_index,
+    index_of,
+    node_after,
+    round_for,
+    sample,
+    stored_policy,
+)
 
 Action = dict[str, Any]
 
@@ -215,6 +230,41 @@ def _at_least(dist: list[float], need: int) -> float:
     return sum(dist[need:]) if need < len(dist) else 0.0
 
 
+# ---- heads-up endgames: the solved strategies of ld_endgame -----------------------------
+
+
+def endgame_position(view) -> tuple[int, int, int] | None:
+    """(opener's dice, other's dice, my role: 0 opener / 1 other) when the round is
+    heads-up with at most MAX_SOLVED dice a side; else None."""
+    counts = view["dice_counts"]
+    alive = [s for s, c in enumerate(counts) if c]
+    if len(alive) != 2 or max(counts) > MAX_SOLVED or not view.get("my_dice"):
+        return None
+    opener = view["starter"]
+    other = alive[0] if alive[1] == opener else alive[1]
+    return counts[opener], counts[other], 0 if view["seat"] == opener else 1
+
+
+def endgame_strategy(view) -> tuple[tuple[int, float], ...] | None:
+    """The stored mixed strategy for this decision, as ((action code, p), ...)."""
+    position = endgame_position(view)
+    if position is None:
+        return None
+    a, b, role = position
+    history = tuple(index_of(bid["quantity"], bid["face"]) for bid in view["bids"])
+    if len(history) % 2 != role:
+        return None  # not heads-up alternation (cannot happen in a 2-player round)
+    hand = hand_index(len(view["my_dice"]))[tuple(sorted(view["my_dice"]))]
+    return stored_policy(a, b)(node_after(round_for(a, b), history), role, hand)
+
+
+def _action(code: int) -> Action:
+    if code == CHALLENGE:
+        return {"type": "challenge"}
+    quantity, face = bid_of(code)
+    return {"type": "bid", "quantity": quantity, "face": face}
+
+
 class StandardBot(Bot):
     kind = "standard"
 
@@ -232,7 +282,11 @@ class StandardBot(Bot):
     BETA = 10.0
     # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
-    TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN")
+    # Play the solved table in heads-up endgames of at most this many dice in all
+    # (0: never). The larger solved positions are less converged (docs/bots.md).
+    TABLE = 3
+    TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN",
+               "TABLE")
 
     def __init__(self, param: str | None = None) -> None:
         # Tuning hook: "standard:BETA=8,CONT=1.2" overrides the class constants.
@@ -241,13 +295,16 @@ class StandardBot(Bot):
             key = key.strip().upper()
             if key not in self.TUNABLE:
                 raise ValueError(f"standard takes {', '.join(self.TUNABLE)}, not {item!r}")
-            setattr(self, key, int(value) if key == "SPAN" else float(value))
+            setattr(self, key, int(value) if key in ("SPAN", "TABLE") else float(value))
 
     def choose(self, view, legal, rng):
         challenge = _challenge(legal)
         raises = _bids(legal)
         if not raises:
             return challenge
+        solved = endgame_strategy(view) if view["total_dice"] <= self.TABLE else None
+        if solved is not None:
+            return _action(sample(solved, rng))
         seat = view["seat"]
         counts = view["dice_counts"]
         if any(c > MAX_DICE for c in counts):
@@ -351,6 +408,60 @@ class StandardBot(Bot):
         return value
 
 
+class BayesBot(StandardBot):
+    """``bayes[:T]``: reads bids, then plays like ``prob`` on what it read.
+
+    Each opponent's hand is weighted by how likely that opponent was to make the
+    bids it made this round (the same exact Bayesian model as ``standard``: a
+    bidder prefers the bid it believes most, and raises only a bid it believes).
+    A bid is then true with the probability of the matching count among all
+    opponents under those posteriors. It challenges when the bid on the table is
+    below T (0.5) and otherwise makes the raise most likely to be true (within
+    three above the current quantity; ties: the lowest). A baseline that reads
+    bids but does not model how the next player answers."""
+
+    kind = "bayes"
+
+    def __init__(self, param: str | None = None) -> None:
+        super().__init__()
+        try:
+            self.threshold = 0.5 if param is None else float(param)
+        except ValueError:
+            raise ValueError(f"bayes takes a threshold such as bayes:0.4, not {param!r}") from None
+
+    def choose(self, view, legal, rng):
+        challenge = _challenge(legal)
+        raises = _bids(legal)
+        if not raises:
+            return challenge
+        counts = view["dice_counts"]
+        if any(c > MAX_DICE for c in counts):
+            return ProbBot._choose(view, legal, self.threshold)
+        mine = view["my_dice"] or []
+        posts = self._posteriors(view)
+        seat = view["seat"]
+        cache: dict[tuple[int, bool], list[float]] = {}
+
+        def p_true(q: int, f: int, w: bool) -> float:
+            if (f, w) not in cache:
+                cache[(f, w)] = self._dists(posts, counts, seat, seat, f, w)[0]
+            return _at_least(cache[(f, w)], q - own_count(mine, f, w))
+
+        bid, wild = view["bid"], view["ones_wild"]
+        if challenge is not None and p_true(bid["quantity"], bid["face"], wild) < self.threshold:
+            return challenge
+        top = bid["quantity"] if bid else 1
+        best, best_p = raises[0], -1.0
+        for action in raises:
+            q, f = action["quantity"], action["face"]
+            if q > top + self.SPAN:
+                break
+            p = p_true(q, f, wild_after(wild, f))
+            if p > best_p:
+                best, best_p = action, p
+        return best
+
+
 def _prob_factory(param: str | None) -> Bot:
     if param is None:
         return ProbBot()
@@ -364,3 +475,4 @@ def _prob_factory(param: str | None) -> Bot:
 register("liars_dice", "prob", _prob_factory)
 register("liars_dice", "easy", lambda param: EasyBot())
 register("liars_dice", "standard", StandardBot)
+register("liars_dice", "bayes", BayesBot)

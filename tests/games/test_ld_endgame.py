@@ -1,0 +1,209 @@
+"""Heads-up Liar's Dice endgames: the solver, the stored strategies, the exact best
+response and the exploitability tool (games/bots/ld_endgame.py, exploitability.py)."""
+
+from __future__ import annotations
+
+import io
+import random
+from fractions import Fraction
+
+import pytest
+
+from games.bots import ld_endgame as E
+from games.bots import make_bot
+from games.bots.exploitability import endgame_best_responses
+from games.bots.exploitability import main as exploitability_main
+from games.bots.liars_dice import endgame_strategy
+from games.cli import UsageError
+from games.liars_dice import GAME as liars
+from games.simulate import simulate_record
+from tests.games.test_liars_dice_rules import table
+
+POSITIONS = [(a, b) for a in range(1, E.MAX_SOLVED + 1) for b in range(1, E.MAX_SOLVED + 1)]
+
+
+# ---- the best response, on strategies whose answer is known by hand ----------------------
+
+
+def test_best_response_against_a_bot_that_always_challenges_wins_every_round():
+    # 1 v 1, the exploiter opens: "1 x its own face" is always true.
+    always = lambda history, mover, hand: ((E.CHALLENGE, 1.0),)  # noqa: E731
+    assert E.best_response(1, 1, 1, always, lose=0.0, win=1.0) == pytest.approx(1.0)
+
+
+def test_best_response_against_an_opener_who_bids_every_die_a_one():
+    # The bot opens 2 x 1s, the highest bid: the exploiter must challenge, and the bid
+    # is good only when both dice show 1.
+    top = E.index_of(2, 1)
+    opener = lambda history, mover, hand: ((top, 1.0),)  # noqa: E731
+    value = E.best_response(1, 1, 0, opener, lose=0.0, win=1.0)
+    assert value == pytest.approx(float(Fraction(35, 36)))
+
+
+def test_best_response_uses_what_the_bids_reveal():
+    """The bot opens "1 x its own die" truthfully, then challenges any raise. The
+    exploiter remembers the bid, so it knows both dice: challenging always loses (the
+    bid is true), and it wins exactly when some raise is true. With the bot on 1,
+    1s are no longer wild and only 2 x 1 (the exploiter also on 1) is true: 1/6.
+    With the bot on d in 2..6, a true raise exists when the exploiter's die e is 1
+    (1 x 1), d (2 x d) or ranks above d (1 x e): 8 - d faces of six. Altogether
+    (1/6)(1/6) + sum over d of (1/6)(8 - d)/6 = 21/36."""
+
+    def truthful(history, mover, hand):
+        if not history:
+            return ((E.index_of(1, E.hands(1)[0][hand][0]), 1.0),)
+        return ((E.CHALLENGE, 1.0),)
+
+    value = E.best_response(1, 1, 0, truthful, lose=0.0, win=1.0)
+    assert value == pytest.approx(float(Fraction(21, 36)))
+
+
+# ---- the solver ----------------------------------------------------------------------
+
+
+def test_solver_value_lies_between_the_best_responses_and_they_are_close():
+    """The game's value v is unknown, but for any strategy s the best responses
+    bracket it: 1 - BR(opener vs s) <= v <= BR(opener against s's other seat).
+    A few thousand iterations on 1 v 1 already pin it to a couple of points."""
+    values: dict = {}
+    a, b, stored, value = E.solve_position((1, 1, values, 3000, "test"))
+    frozen = {
+        int(n): {int(h): tuple((c, w / 1000) for c, w in pairs) for h, pairs in row.items()}
+        for n, row in stored.items()
+    }
+    rnd = E.Round(1, 1)
+
+    def policy(history, mover, hand):
+        node = E.node_after(rnd, history)
+        return frozen.get(node, {}).get(hand) or E.fallback(rnd, node, mover, hand)
+
+    br_opening = E.best_response(1, 1, 1, policy, 0.0, 1.0)
+    br_answering = E.best_response(1, 1, 0, policy, 0.0, 1.0)
+    assert 1 - br_answering - 1e-9 <= value <= br_opening + 1e-9
+    assert br_opening + br_answering - 1 < 0.05
+
+
+def test_solver_is_deterministic():
+    first = E.solve_position((1, 1, {}, 300, "det"))
+    again = E.solve_position((1, 1, {}, 300, "det"))
+    other = E.solve_position((1, 1, {}, 300, "other"))
+    assert first == again and first != other
+
+
+def test_quantise_sums_to_a_thousand_and_drops_tiny_actions():
+    pairs = E.quantise([1.0, 1.0, 1.0, 0.001], (E.CHALLENGE, 3, 4, 5))
+    assert sum(w for _, w in pairs) == 1000
+    assert [c for c, _ in pairs] == [E.CHALLENGE, 3, 4]
+
+
+# ---- the stored table ------------------------------------------------------------------
+
+
+def test_every_position_is_stored_with_a_value():
+    stored = E.load()
+    assert sorted(stored["strategies"]) == sorted(POSITIONS)
+    assert all(0.0 < stored["values"][p] < 1.0 for p in POSITIONS)
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_stored_strategies_are_distributions_over_legal_actions(position):
+    a, b = position
+    rnd = E.Round(a, b)
+    for node, by_hand in E.load()["strategies"][position].items():
+        bid, wild, mover = rnd.unpack(node)
+        assert len(E.hands(rnd.dice(mover))[0]) > max(by_hand)
+        for pairs in by_hand.values():
+            assert sum(p for _, p in pairs) == pytest.approx(1.0, abs=1e-9)
+            for code, p in pairs:
+                assert p > 0
+                if code == E.CHALLENGE:
+                    assert bid >= 0
+                else:
+                    assert bid < code < rnd.nbids
+
+
+def test_stored_1v1_strategy_is_under_one_percent_exploitable():
+    """Computed, not recorded: a perfect opponent's edge over the game value,
+    averaged over the two seats, to the end of the game."""
+    (as_opener, as_other), = endgame_best_responses("standard", max_dice=1).values()
+    assert (as_opener + as_other - 1) / 2 < 0.01
+
+
+def test_prob_is_far_more_exploitable_than_the_table():
+    (as_opener, as_other), = endgame_best_responses("prob", max_dice=1).values()
+    assert (as_opener + as_other - 1) / 2 > 0.1
+
+
+# ---- standard plays the table ---------------------------------------------------------------
+
+
+def test_standard_samples_the_stored_strategy_in_a_solved_position():
+    state = table({0: "35", 1: "4"}, bids=[(0, 1, 5)])
+    view, legal = liars.view_for(state, 1), liars.legal_actions(state, 1)
+    solved = endgame_strategy(view)
+    assert solved is not None
+    support = {code for code, _ in solved}
+    bot = make_bot("liars_dice", "standard")
+    rng = random.Random(3)
+    for _ in range(30):
+        action = bot.choose(view, legal, rng)
+        assert action in legal
+        code = E.CHALLENGE if action["type"] == "challenge" else E.index_of(
+            action["quantity"], action["face"])
+        assert code in support
+
+
+def test_standard_uses_the_table_only_heads_up_with_three_dice_or_fewer():
+    assert endgame_strategy(liars.view_for(table({0: "3534", 1: "4"}), 0)) is None
+    assert endgame_strategy(liars.view_for(table({0: "35", 1: "4", 2: "6"}), 0)) is None
+    assert endgame_strategy(liars.view_for(table({0: "353", 1: "466"}), 0)) is not None
+
+
+def test_standard_keeps_its_own_play_above_its_table_limit():
+    # 3 v 3 is solved but above TABLE (the larger tables are less converged): standard
+    # plays as with no table at all; with TABLE=6 it plays the table's support.
+    state = table({0: "353", 1: "466"}, bids=[(0, 2, 5)])
+    view, legal = liars.view_for(state, 1), liars.legal_actions(state, 1)
+    plain = make_bot("liars_dice", "standard:TABLE=0").choose(view, legal, random.Random(4))
+    assert make_bot("liars_dice", "standard").choose(view, legal, random.Random(4)) == plain
+    support = {code for code, _ in endgame_strategy(view)}
+    for seed in range(10):
+        action = make_bot("liars_dice", "standard:TABLE=6").choose(view, legal, random.Random(seed))
+        code = E.CHALLENGE if action["type"] == "challenge" else E.index_of(
+            action["quantity"], action["face"])
+        assert code in support
+
+
+def test_games_with_the_table_are_reproducible_from_their_seed():
+    options = {"dice_per_player": 3}
+    first = simulate_record("liars_dice", ["standard", "bayes"], seed=5, options=options)
+    again = simulate_record("liars_dice", ["standard", "bayes"], seed=5, options=options)
+    assert first["events"] == again["events"]
+
+
+# ---- the tool ----------------------------------------------------------------------------
+
+
+def test_exploitability_prints_every_position_for_every_bot():
+    out = io.StringIO()
+    assert exploitability_main(["--bots", "standard,random", "--max-dice", "1"], out) == 0
+    text = out.getvalue()
+    assert text.count("1 v 1") == 2 and "worst position" in text
+
+
+@pytest.mark.parametrize("argv", [["--max-dice", "9"], ["--bots", "nobody"],
+                                  ["--bots", "external:python3 x.py"], ["--bots", ","]])
+def test_exploitability_refuses_bad_arguments(argv):
+    with pytest.raises(UsageError):
+        exploitability_main(argv, io.StringIO())
+
+
+@pytest.mark.slow  # starts Django twice
+def test_manage_py_exploitability_as_a_user_runs_it():
+    from tests.servers import manage
+
+    result = manage("exploitability", "--bots", "prob", "--max-dice", "1", timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "1 v 1" in result.stdout and "worst position" in result.stdout
+    refused = manage("exploitability", "--max-dice", "0", timeout=600)
+    assert refused.returncode == 2 and "--max-dice" in refused.stderr
