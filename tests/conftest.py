@@ -35,12 +35,22 @@ def uses_browser(item) -> bool:
     return "browser" in getattr(item, "fixturenames", ())
 
 
+def waits_long(item) -> bool:
+    """Marked as starting servers or as slow: the tests that take seconds, much of
+    it waiting (bot delays, turn timers, a killed process's presence expiring)."""
+    return any(item.get_closest_marker(name) for name in ("integration", "slow"))
+
+
 def pytest_collection_modifyitems(config, items):
     # Browser tests first and together: one Chromium start per process (see
-    # SharedChromium), and the slowest tests begin while the other worker is busy.
-    # A stable sort, so each module's tests keep their order; every worker sorts
-    # the same way, as xdist requires.
-    items.sort(key=lambda item: not uses_browser(item))
+    # SharedChromium); then the other long tests; the many quick ones last. The
+    # long ones then begin early, while the other worker is busy, and the run
+    # ends on quick tests that --dist worksteal spreads evenly, instead of one
+    # worker finishing a minute-long test alone. A stable sort: each module's
+    # tests keep their order (a module's long tests may move ahead of its quick
+    # ones; no such module has module-scoped fixtures). Every worker sorts the
+    # same way, as xdist requires.
+    items.sort(key=lambda item: (not uses_browser(item), not waits_long(item)))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -24,6 +24,15 @@ def _instant_computers_and_fresh_state(settings):
     clock.reset()
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Passwords hashed in this test process take microseconds, not Django's
+    default ~0.5 s of PBKDF2 per hash and per check (a sign-in rate-limit test
+    checks eleven). What is stored or refused is the same; servers the tests
+    start keep the real hashers."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def moderator(db, django_user_model):
     return django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-for-tests-1")

@@ -1,6 +1,1 @@
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+from tests.room_fixtures import _fast_passwords  # noqa: F401 - pytest finds fixtures by name

@@ -11,11 +11,12 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.servers import DaphneServer, free_port, run_daphne, run_manage
+from tests.servers import DaphneServer, free_port, run_daphne, sqlite_env
 
 # Longer than any browser test: at a table on a `calm_server` nobody's turn runs
 # out while a test looks, so only what the pages do (and the computers' answers
@@ -102,16 +103,15 @@ def calm_server(directory) -> Iterator[DaphneServer]:
     quick computers), but whose turns never run out during a test: no timeout
     and no computer move can come between what a page did and what the test
     then reads. (Timeouts themselves are tested on the shared server.)"""
-    database = directory / "db.sqlite3"
-    env = {
-        "DATABASE_URL": f"sqlite:///{database}",
-        "KHELAGHOR_BOT_DELAY": "0.15",
-        "KHELAGHOR_TURN_SECONDS": str(CALM_TURN_SECONDS),
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-    run_manage("migrate", "--noinput", env=env)
+    # A copy of this process's migrated template database, not a migrate of its own.
+    env = sqlite_env(
+        directory,
+        KHELAGHOR_BOT_DELAY="0.15",
+        KHELAGHOR_TURN_SECONDS=str(CALM_TURN_SECONDS),
+        DJANGO_LOG_LEVEL="WARNING",
+    )
     with run_daphne(free_port(), env) as running:
-        running.database = database
+        running.database = Path(directory) / "db.sqlite3"
         running.env = env
         yield running
 

@@ -1,17 +1,24 @@
-"""Two browsers play a whole game of each kind through the real UI.
+"""Two browsers play a game of each kind through the real UI, to the results.
 
 The host (Bengali, phone) creates a room and reads its code off the lobby; the
 guest (English, desktop) types the code into the four boxes; the host fills
 the remaining seats with computers and starts; both tap until the results.
 Screenshots of the lobby, the table mid-game and the results are kept at both
 sizes and in both languages.
+
+Snakes and Liar's Dice are played whole. A Ludo game is hundreds of taps whose
+point is the game, not the page, so after the start its moves up to a late
+position are played server-side (tests/browser/seed.py) and the pages reload and
+tap the rest: rolls, tokens to choose, the end. Whole Ludo games are played over
+real WebSockets on both boards in tests/integration/test_play.py.
 """
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.play import play_to_the_end
+from tests.browser.play import calm_server, play_to_the_end
+from tests.browser.seed import play_server_side
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -21,11 +28,22 @@ GAMES = {
     "ludo": 3,
     "snakes": 3,
 }
+# Games whose moves up to a late position are played server-side (see above).
+SEEDED = {"ludo"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """This module's own server (it replaces the shared one): no turn runs out, so
+    only the pages, the computers answering them and the seeding script move a
+    game, never a timer between the script and the pages."""
+    with calm_server(tmp_path_factory.mktemp("browser-games-db")) as running:
+        yield running
 
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", list(GAMES))
-def test_two_players_play_a_whole_game_to_the_results(game, players, screenshots):
+def test_two_players_play_a_whole_game_to_the_results(game, players, server, screenshots):
     host = players("Rumi", "bn", PHONE).start()
     guest = players("Tanvir", "en", DESKTOP).start()
 
@@ -50,6 +68,19 @@ def test_two_players_play_a_whole_game_to_the_results(game, players, screenshots
         expect(player.page.get_by_test_id("server-seed-hash")).not_to_have_text("—")
 
     shot = {"done": False}
+    if game in SEEDED:
+        seeded = play_server_side(server, code)
+        assert seeded["moves"] > 0
+        for player in (host, guest):
+            player.page.reload()  # a snapshot of the late position, as after a reconnect
+            player.wait_online()
+            expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
+            player.page.wait_for_function(
+                "v => Number(document.querySelector('#room').dataset.version) >= v",
+                arg=seeded["version"])
+        shot["done"] = True
+        host.shoot(screenshots, f"table-{game}")
+        guest.shoot(screenshots, f"table-{game}")
 
     def mid_game(step: int) -> None:
         if step == 12 and not shot["done"]:
@@ -57,7 +88,9 @@ def test_two_players_play_a_whole_game_to_the_results(game, players, screenshots
             host.shoot(screenshots, f"table-{game}")
             guest.shoot(screenshots, f"table-{game}")
 
-    play_to_the_end([host.page, guest.page], game, on_step=mid_game)
+    steps = play_to_the_end([host.page, guest.page], game, on_step=mid_game)
+    seeded_moves = seeded["moves"] if game in SEEDED else 0
+    print(f"\n{game}: {seeded_moves} moves played server-side, {steps} steps in the browser")
 
     for player in (host, guest):
         page = player.page
