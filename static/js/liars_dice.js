@@ -239,6 +239,12 @@
         el("span", { class: "ld-bid-big" }, el("span", {}, digits(r.bid.quantity) + " ×"), KG.die(r.bid.face, { cls: "mid", label: face(r.bid.face) })),
         el("span", { class: "ld-small ld-count-line" }, KG.nfmt(ngettext("There was %(n)s.", "There were %(n)s.", r.count), r.count)),
         el("strong", { class: "ld-small" }, r.bid_stands ? gettext("The bid stands.") : gettext("The bid fails."))));
+      // Under the verdict, the new round: who opens, or the bid made meanwhile.
+      box.appendChild(v.bid
+        ? el("p", { class: "ld-small ld-next", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
+          fmt(gettext("%(name)s bid %(bid)s"), { name: c.nameOf(v.bid.seat), bid: bidWords(v.bid.quantity, v.bid.face) }))
+        : el("p", { class: "ld-small ld-next", "data-testid": "current-bid" },
+          v.to_move !== null && v.to_move !== undefined ? fmt(gettext("No bid yet. %(name)s opens."), { name: c.nameOf(v.to_move) }) : ""));
     } else if (v.bid) {
       box.appendChild(el("div", { class: "ld-bid", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
         el("span", { class: "ld-small ld-who" }, c.nameOf(v.bid.seat)),
