@@ -344,5 +344,7 @@
     return wrap;
   }
 
-  KG.games.liars_dice = { render: render, describe: describe, seatExtra: seatExtra, isOut: isOut };
+  // seatsOnBoard: the board already shows every seat (name, dice, turn), so a room
+  // layout short of height may leave out its own strip of seat cards for this game.
+  KG.games.liars_dice = { render: render, describe: describe, seatExtra: seatExtra, isOut: isOut, seatsOnBoard: true };
 })();

@@ -327,3 +327,49 @@ def test_only_legal_raises_a_bid_reaches_the_server_and_the_reveal_counts_the_di
     host.get_by_test_id("bid-more").locator("summary").click()
     expect(host.get_by_test_id("last-reveal").locator(".die.counted")).to_have_count(count)
     shoot(host, "last-reveal-bn-360x640")
+
+
+@pytest.mark.timeout(400)
+def test_the_replay_draws_the_same_table_with_every_cup_open_at_the_end(players):
+    """A short game against a computer (challenge whenever allowed), then its page:
+    the replay's last step is the final challenge, drawn by the table's renderer."""
+    rumi = players("Rumi", "bn", PHONE)
+    rumi.start()
+    rumi.create_room("liars_dice", 2)
+    page = rumi.page
+    page.get_by_test_id("fill-bots").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator("#room")).to_have_attribute("data-view", "table")
+    for _ in range(200):
+        if page.locator("#room").get_attribute("data-status") == "finished":
+            break
+        before = version(page)
+        action = page.locator(
+            "[data-testid=challenge-button]:enabled, [data-testid=bid-button]:enabled"
+        ).first
+        if action.count():
+            action.click()
+        page.wait_for_function(
+            "v => document.querySelector('#room').dataset.version !== v", arg=before
+        )
+    expect(page.locator("#room")).to_have_attribute("data-status", "finished")
+    # The last challenge is on the table: both hands, the loser marked.
+    expect(page.get_by_test_id("reveal")).to_be_visible()
+    expect(page.get_by_test_id("loser")).to_have_count(1)
+
+    page.goto(rumi.base_url + page.evaluate("KG.state.snap.game.page_url"))
+    replay = page.locator("#replay")
+    expect(replay).to_have_attribute("data-at", "0")
+    page.locator("#replay [data-go=last]").click()
+    board = replay.locator("[data-replay-board]")
+    expect(board.locator(".ld-seat")).to_have_count(2)
+    expect(board.get_by_test_id("reveal")).to_be_visible()
+    expect(board.locator(".die.counted")).to_have_count(
+        int(board.get_by_test_id("reveal").get_attribute("data-count"))
+    )
+    expect(board.get_by_test_id("my-dice")).to_have_count(0)  # nobody's view
+    assert not LATIN.search(board.inner_text()), board.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    board.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "replay-last-bn-360x640.png"))
