@@ -237,8 +237,8 @@
         "aria-label": fmt(gettext("Cups opened: %(name)s's bid of %(bid)s"), { name: c.nameOf(r.bid.seat), bid: bidWords(r.bid.quantity, r.bid.face) }) },
         el("span", { class: "ld-small" }, gettext("Cups opened")),
         el("span", { class: "ld-bid-big" }, el("span", {}, digits(r.bid.quantity) + " ×"), KG.die(r.bid.face, { cls: "mid", label: face(r.bid.face) })),
-        el("span", { class: "ld-small ld-count-line" }, KG.nfmt(ngettext("There was %(n)s.", "There were %(n)s.", r.count), r.count)),
-        el("strong", { class: "ld-small" }, r.bid_stands ? gettext("The bid stands.") : gettext("The bid fails."))));
+        el("span", { class: "ld-small ld-count-line" }, KG.nfmt(ngettext("There was %(n)s.", "There were %(n)s.", r.count), r.count), " ",
+          el("strong", {}, r.bid_stands ? gettext("The bid stands.") : gettext("The bid fails.")))));
       // Under the verdict, the new round: who opens, or the bid made meanwhile.
       box.appendChild(v.bid
         ? el("p", { class: "ld-small ld-next", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
@@ -286,6 +286,11 @@
         var ok = byQty[pick.quantity] || {};
         if (!ok[pick.face]) pick.face = FACE_ORDER.filter(function (f) { return ok[f]; })[0];
         KG.render();
+        // At either end of the range the pressed button is disabled: keep the
+        // keyboard in the stepper, on the button that still goes somewhere.
+        var here = document.querySelector('[data-key="qty-' + (d > 0 ? "up" : "down") + '"]');
+        var other = document.querySelector('[data-key="qty-' + (d > 0 ? "down" : "up") + '"]');
+        if (here && here.disabled && other && !other.disabled && document.activeElement === document.body) other.focus();
         say(bidWords(pick.quantity, pick.face));
       };
       box.appendChild(el("div", { class: "stepper ld-stepper", role: "group", "aria-labelledby": "qty-label" },

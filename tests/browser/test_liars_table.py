@@ -271,6 +271,15 @@ def test_only_legal_raises_a_bid_reaches_the_server_and_the_reveal_counts_the_di
     expect(qty).to_have_attribute("data-value", "4")
     expect(guest.get_by_test_id("qty-up")).to_be_focused()
     expect(guest.locator("#live")).to_have_text("4 dice showing 5")
+    # Down to the bottom of the range: "fewer" is disabled, the keyboard stays in
+    # the stepper (on "more") instead of falling back to the top of the page.
+    guest.get_by_test_id("qty-down").focus()
+    guest.keyboard.press("Enter")
+    expect(qty).to_have_attribute("data-value", "3")
+    expect(guest.get_by_test_id("qty-down")).to_be_disabled()
+    expect(guest.get_by_test_id("qty-up")).to_be_focused()
+    guest.keyboard.press("Enter")
+    expect(qty).to_have_attribute("data-value", "4")
     two = guest.locator(".face-buttons button[data-face='2']")
     expect(two).to_be_enabled()
     two.focus()
@@ -340,17 +349,20 @@ def test_the_replay_draws_the_same_table_with_every_cup_open_at_the_end(players)
     page.get_by_test_id("fill-bots").click()
     page.get_by_test_id("start").click()
     expect(page.locator("#room")).to_have_attribute("data-view", "table")
-    for _ in range(200):
+    actions = "[data-testid=challenge-button]:enabled, [data-testid=bid-button]:enabled"
+    for _ in range(300):
         if page.locator("#room").get_attribute("data-status") == "finished":
             break
         before = version(page)
-        action = page.locator(
-            "[data-testid=challenge-button]:enabled, [data-testid=bid-button]:enabled"
-        ).first
+        action = page.locator(actions).first
         if action.count():
             action.click()
+        # The game moved on, or it is (again) ours to move: after a reconnect on a
+        # busy machine the page is back at the same version with its picker enabled.
         page.wait_for_function(
-            "v => document.querySelector('#room').dataset.version !== v", arg=before
+            "([v, sel]) => document.querySelector('#room').dataset.version !== v"
+            " || document.querySelector(sel) !== null",
+            arg=[before, actions],
         )
     expect(page.locator("#room")).to_have_attribute("data-status", "finished")
     # The last challenge is on the table: both hands, the loser marked.
