@@ -1,16 +1,42 @@
-/* Liar's Dice table: your cup, the bid, a picker that can only build legal raises
-   (it is made from the snapshot's `legal` list, never from our own idea of the
-   rules), the bid history and the reveal after a challenge. */
+/* Liar's Dice around a table.
+
+   board:    the players seated around the cup (each with their dice count and last
+             bid, whose turn lit), the bid to beat on the cup, your own dice big at
+             the bottom; after a challenge the cups lift on the table itself, the
+             dice that counted glow and the loser's die drops (static when motion is
+             reduced). Bids of the round and the last challenge sit behind a tap.
+   controls: the bid picker for the thumb zone: a quantity stepper, six faces and
+             Bid / Challenge. It is made from the snapshot's `legal` list, never
+             from our own idea of the rules, so it can only build legal raises.
+
+   Every number (counts, quantities, faces in words) goes through KG.digits, so a
+   Bengali page shows Bengali digits; die faces are drawn as pips by KG.die.
+   The replay page (replay.js) calls render() too, with c.replay set and no seat. */
 (function () {
   "use strict";
-  var KG = window.KG, t = KG.t, el = KG.el, fmt = KG.fmt, digits = KG.digits;
+  var KG = window.KG, el = KG.el, fmt = KG.fmt, digits = KG.digits;
   var FACE_ORDER = [2, 3, 4, 5, 6, 1];  // low to high, docs/rules.md §1.2
+  // Where the seats sit, counted clockwise from the bottom (you): bottom, left,
+  // top, right, as seen from above the table (seats are numbered clockwise).
+  var SPOTS = {
+    1: ["b"],
+    2: ["b", "t"],
+    3: ["b", "l", "r"],
+    4: ["b", "l", "t", "r"],
+    5: ["b", "l", "tl", "tr", "r"],
+    6: ["b", "l", "tl", "t", "tr", "r"],
+  };
+  // A reveal stays on the table at least this long after the challenge, even if
+  // the next round's first bid comes quickly (a computer opens after ~1 s).
+  var HOLD_MS = 3500;
 
   // The picker's choice survives redraws within one decision.
   var pick = { key: null, quantity: null, face: null };
+  // The reveal being shown as a moment: {key, until}.
+  var moment = { key: null, until: 0, timer: null };
+  var moreOpen = false;
 
-  // Dice faces stay Latin digits, as players write them ("তিনটি 4"); counts follow digits().
-  function face(f) { return String(f); }
+  function face(f) { return digits(f); }
 
   function bidWords(quantity, fc) {
     return KG.nfmt(ngettext("%(n)s die showing %(face)s", "%(n)s dice showing %(face)s", quantity), quantity, { face: face(fc) });
@@ -37,73 +63,205 @@
     return null;
   }
 
+  function diceCount(n) {
+    return KG.nfmt(ngettext("%(n)s die", "%(n)s dice", n), n);
+  }
+
   function seatExtra(seat, c) {
     var counts = c.view.dice_counts || [];
     var n = counts[seat];
     if (n === undefined) return "";
-    return n ? "🎲 × " + digits(n) : gettext("out");
+    return n ? diceCount(n) : gettext("out");
   }
   function isOut(seat, c) {
     var counts = c.view.dice_counts || [];
     return counts[seat] === 0;
   }
 
-  function render(board, controls, c) {
-    var v = c.view, legal = c.legal;
+  /* Say a short sentence in the page's live region (the picker's choices), without
+     adding it to the event log. */
+  function say(text) {
+    var live = document.getElementById("live");
+    if (live) live.textContent = text;
+  }
+
+  function revealKey(r) { return r ? [r.round, r.bid.seat, r.bid.quantity, r.bid.face, r.loser].join(":") : null; }
+
+  function render(board, controls, c, events) {
+    var v = c.view, legal = c.legal || [];
+    var r = v.last_reveal;
+    var fresh = !!(events || []).filter(function (e) { return e.type === "challenge"; }).length;
+    if (fresh && r && !c.replay) {
+      // Hold the moment on the table for a while, then draw the new round.
+      clearTimeout(moment.timer);
+      moment.key = revealKey(r);
+      moment.until = Date.now() + HOLD_MS;
+      moment.timer = setTimeout(function () { if (KG.render) KG.render(); }, HOLD_MS + 50);
+    }
+    // ... unless it is your move on a bid made meanwhile: then you need the table as it is.
+    var yourMoveOnABid = legal.length && v.bids && v.bids.length;
+    var held = r && !yourMoveOnABid && moment.key === revealKey(r) && Date.now() < moment.until;
+    var showReveal = !!r && (!(v.bids && v.bids.length) || held);
+    var animate = fresh && showReveal && !KG.reducedMotion();
+    if (animate) KG.animated += 1;
+
     KG.clear(board);
     KG.clear(controls);
+    board.appendChild(table(v, c, showReveal ? r : null, animate));
 
-    // The cup.
-    // A replay is nobody's view: no "You are watching" over it.
-    var cup = el("section", { class: "cup", "aria-labelledby": c.replay ? null : "cup-title" },
-      c.replay ? null : el("h2", { id: "cup-title" }, c.you === null ? gettext("You are watching") : gettext("Your cup")));
-    var row = el("div", { class: "dice-row", "data-testid": "my-dice" });
+    // Behind a tap: the bids of this round and (once the table moved on) the last challenge.
+    var more = el("details", { class: "ld-more", "data-testid": "bid-more", open: moreOpen,
+      ontoggle: function () { moreOpen = more.open; } });
+    var bids = v.bids || [];
+    more.appendChild(el("summary", { "data-key": "bid-more" }, gettext("Bids this round"), " (" + digits(bids.length) + ")"));
+    var list = el("ol", { class: "bid-history", "data-testid": "bid-history" });
+    bids.forEach(function (b) {
+      list.appendChild(el("li", {}, KG.seatBadge(b.seat), el("span", {}, c.nameOf(b.seat) + ": " + digits(b.quantity) + " ×"),
+        KG.die(b.face, { cls: "small", label: face(b.face) })));
+    });
+    if (!bids.length) list.appendChild(el("li", { class: "hint" }, gettext("None yet")));
+    more.appendChild(list);
+    if (r && !showReveal) more.appendChild(lastReveal(r, c));
+    board.appendChild(more);
+
+    var bidActions = legal.filter(function (a) { return a.type === "bid"; });
+    var canChallenge = legal.some(function (a) { return a.type === "challenge"; });
+    if (bidActions.length || canChallenge) controls.appendChild(picker(bidActions, canChallenge, c));
+  }
+
+  // ---- the table ------------------------------------------------------------------
+
+  function lastBidOf(seat, v) {
+    var bids = v.bids || [];
+    for (var i = bids.length - 1; i >= 0; i--) if (bids[i].seat === seat) return bids[i];
+    return null;
+  }
+
+  function table(v, c, r, animate) {
+    var n = v.num_players || (v.dice_counts || []).length;
+    var spots = SPOTS[n] || SPOTS[6];
+    var bottom = c.you === null || c.you === undefined ? 0 : c.you;
+    var wrap = el("section", {
+      class: "ld-table ld-n" + n + (r ? " is-reveal" : "") + (animate ? " is-moment" : ""),
+      "data-testid": "liars-table", "aria-label": gettext("The table"), "data-players": n,
+    });
+    for (var k = 0; k < n; k++) {
+      var seat = (bottom + k) % n;
+      wrap.appendChild(seatCard(seat, spots[k] || "t", v, c, r, animate, k === 0));
+    }
+    wrap.appendChild(cup(v, c, r));
+    return wrap;
+  }
+
+  function seatCard(seat, spot, v, c, r, animate, isBottom) {
+    var counts = v.dice_counts || [];
+    var left = counts[seat];
+    var out = left === 0 && !(r && r.loser === seat);
+    var turn = v.to_move === seat && !v.over;
+    var mine = seat === c.you;
+    var card = el("div", {
+      class: "ld-seat ld-at-" + spot + (turn ? " is-turn" : "") + (out ? " is-out" : "") + (mine ? " is-you" : ""),
+      "data-seat": seat, "data-testid": "ld-seat-" + seat, "aria-current": turn ? "true" : null,
+    });
+    var head = el("div", { class: "ld-seat-head" }, KG.seatBadge(seat),
+      el("span", { class: "ld-name" }, c.nameOf(seat) + (mine ? " (" + gettext("you") + ")" : "")));
+    card.appendChild(head);
+    var info = el("div", { class: "ld-seat-info" });
+    if (left === undefined) {
+      // nothing known
+    } else if (left === 0 && !(r && r.loser === seat)) {
+      info.appendChild(el("span", { class: "ld-count", "data-count": 0 }, gettext("out")));
+    } else {
+      info.appendChild(el("span", { class: "ld-count", "data-count": left },
+        el("span", { class: "ld-cup-icon", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }, "×" + digits(left)),
+        el("span", { class: "visually-hidden" }, diceCount(left))));
+    }
+    if (r) {
+      info.appendChild(revealedHand(seat, r, animate));
+    } else {
+      var b = lastBidOf(seat, v);
+      if (b) {
+        info.appendChild(el("span", { class: "ld-last", "data-testid": "last-bid-" + seat, "data-quantity": b.quantity, "data-face": b.face },
+          el("span", { class: "visually-hidden" }, gettext("last bid") + ": "),
+          el("span", {}, digits(b.quantity) + " ×"), KG.die(b.face, { cls: "tiny", label: face(b.face) })));
+      }
+    }
+    card.appendChild(info);
+    if (isBottom && mine) card.appendChild(myDice(v, c));
+    return card;
+  }
+
+  function myDice(v, c) {
+    var row = el("div", { class: "ld-mine", "data-testid": "my-dice", role: "group", "aria-label": gettext("Your dice") });
     if (v.my_dice && v.my_dice.length) {
       v.my_dice.forEach(function (d) {
         row.appendChild(KG.die(d, { cls: "mine" + (d === 1 && v.ones_wild ? " wild" : ""), label: fmt(gettext("a %(face)s"), { face: face(d) }) }));
       });
     } else if (v.rolling) {
-      row.appendChild(el("span", {}, gettext("The dice are rolling…")));
-    } else if (c.you !== null && (v.dice_counts || [])[c.you] === 0) {
-      row.appendChild(el("span", {}, gettext("You are out of dice. Watch the rest of the game.")));
+      row.appendChild(el("span", { class: "ld-note" }, gettext("The dice are rolling…")));
+    } else if ((v.dice_counts || [])[c.you] === 0) {
+      row.appendChild(el("span", { class: "ld-note" }, gettext("You are out of dice. Watch the rest of the game.")));
     }
-    cup.appendChild(row);
-    cup.appendChild(el("p", { class: "legend-row", style: { color: "#f3e9d8" } },
-      KG.nfmt(ngettext("%(n)s die on the table", "%(n)s dice on the table", v.total_dice || 0), v.total_dice || 0),
-      " · ",
-      v.ones_wild ? gettext("1s are wild (jokers)") : gettext("1s are not wild this round")));
-    board.appendChild(cup);
+    return row;
+  }
 
-    // The bid to beat.
-    var current = el("section", { class: "panel", "aria-labelledby": "bid-title" }, el("h2", { id: "bid-title" }, gettext("Current bid")));
-    if (v.bid) {
-      current.appendChild(el("p", { class: "bid-now", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
-        el("span", {}, c.nameOf(v.bid.seat) + ":"), el("span", {}, digits(v.bid.quantity) + " ×"),
-        KG.die(v.bid.face, { label: fmt(gettext("%(face)s"), { face: face(v.bid.face) }) })));
+  /* A seat's hand from the last challenge: the dice that counted glow, a wild 1
+     that counted is marked wild; the loser's lost die drops off. */
+  function revealedHand(seat, r, animate) {
+    var hand = r.hands[seat] || [];
+    var counted = (r.counted && r.counted[seat]) || [];
+    var box = el("span", { class: "ld-hand", "data-testid": "hand-" + seat, "data-counted": counted.length });
+    if (animate && hand.length) box.appendChild(el("span", { class: "ld-lid", "aria-hidden": "true" }));
+    hand.forEach(function (d, i) {
+      var isCounted = counted.indexOf(i) >= 0;
+      var wild = isCounted && d === 1 && r.bid.face !== 1 && r.ones_wild;
+      box.appendChild(KG.die(d, {
+        cls: "tiny" + (wild ? " wild counted" : isCounted ? " counted" : ""),
+        label: face(d) + (wild ? " (" + gettext("wild") + ")" : isCounted ? " (" + gettext("counted") + ")" : ""),
+      }));
+    });
+    if (seat === r.loser) {
+      box.appendChild(el("span", { class: "ld-loss", "data-testid": "loser" },
+        el("span", { class: "ld-drop" + (animate ? " is-dropping" : ""), "aria-hidden": "true" }, KG.die(null, { hidden: true, cls: "tiny" })),
+        el("span", { class: "ld-minus" }, "−" + digits(1)),
+        el("span", { class: "visually-hidden" }, gettext("loses a die"))));
+    }
+    return box;
+  }
+
+  /* The cup in the middle: the bid to beat, or the verdict of the challenge. */
+  function cup(v, c, r) {
+    var box = el("div", { class: "cup ld-at-c" });
+    if (r) {
+      box.appendChild(el("div", { class: "ld-verdict", "data-testid": "reveal", "data-count": r.count, "data-stands": r.bid_stands ? "yes" : "no", role: "group",
+        "aria-label": fmt(gettext("Cups opened: %(name)s's bid of %(bid)s"), { name: c.nameOf(r.bid.seat), bid: bidWords(r.bid.quantity, r.bid.face) }) },
+        el("span", { class: "ld-small" }, gettext("Cups opened")),
+        el("span", { class: "ld-bid-big" }, el("span", {}, digits(r.bid.quantity) + " ×"), KG.die(r.bid.face, { cls: "mid", label: face(r.bid.face) })),
+        el("span", { class: "ld-small ld-count-line" }, KG.nfmt(ngettext("There was %(n)s.", "There were %(n)s.", r.count), r.count), " ",
+          el("strong", {}, r.bid_stands ? gettext("The bid stands.") : gettext("The bid fails.")))));
+      // Under the verdict, the new round: who opens, or the bid made meanwhile.
+      box.appendChild(v.bid
+        ? el("p", { class: "ld-small ld-next", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
+          fmt(gettext("%(name)s bid %(bid)s"), { name: c.nameOf(v.bid.seat), bid: bidWords(v.bid.quantity, v.bid.face) }))
+        : el("p", { class: "ld-small ld-next", "data-testid": "current-bid" },
+          v.to_move !== null && v.to_move !== undefined ? fmt(gettext("No bid yet. %(name)s opens."), { name: c.nameOf(v.to_move) }) : ""));
+    } else if (v.bid) {
+      box.appendChild(el("div", { class: "ld-bid", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
+        el("span", { class: "ld-small ld-who" }, c.nameOf(v.bid.seat)),
+        el("span", { class: "ld-bid-big" }, el("span", {}, digits(v.bid.quantity) + " ×"),
+          KG.die(v.bid.face, { cls: "mid", label: face(v.bid.face) })),
+        el("span", { class: "visually-hidden" }, bidWords(v.bid.quantity, v.bid.face))));
     } else {
-      current.appendChild(el("p", { "data-testid": "current-bid" },
+      box.appendChild(el("p", { class: "ld-bid ld-small", "data-testid": "current-bid" },
         v.to_move !== null && v.to_move !== undefined ? fmt(gettext("No bid yet. %(name)s opens."), { name: c.nameOf(v.to_move) }) : gettext("No bid yet.")));
     }
-    board.appendChild(current);
-
-    // The last reveal: every hand, the dice that counted, who lost a die.
-    if (v.last_reveal) board.appendChild(reveal(v.last_reveal, c, !v.bids || v.bids.length === 0));
-
-    // The picker.
-    var bids = legal.filter(function (a) { return a.type === "bid"; });
-    var canChallenge = legal.some(function (a) { return a.type === "challenge"; });
-    if (bids.length || canChallenge) controls.appendChild(picker(bids, canChallenge, c));
-
-    // History.
-    var hist = el("section", { class: "panel", "aria-labelledby": "hist-title" }, el("h2", { id: "hist-title" }, gettext("Bids this round")));
-    var list = el("ol", { class: "bid-history", "data-testid": "bid-history" });
-    (v.bids || []).forEach(function (b) {
-      list.appendChild(el("li", {}, KG.seatBadge(b.seat), el("span", {}, c.nameOf(b.seat) + ": " + digits(b.quantity) + " ×"), KG.die(b.face, { cls: "small", label: face(b.face) })));
-    });
-    if (!v.bids || !v.bids.length) list.appendChild(el("li", { class: "hint" }, gettext("None yet")));
-    hist.appendChild(list);
-    controls.appendChild(hist);
+    box.appendChild(el("p", { class: "ld-legend" },
+      el("span", { "data-testid": "total-dice" }, KG.nfmt(ngettext("%(n)s die on the table", "%(n)s dice on the table", v.total_dice || 0), v.total_dice || 0)),
+      " · ", el("span", {}, v.ones_wild ? gettext("1s are wild (jokers)") : gettext("1s are not wild this round"))));
+    return box;
   }
+
+  // ---- the picker -------------------------------------------------------------------
 
   function picker(bids, canChallenge, c) {
     var v = c.view;
@@ -119,63 +277,71 @@
     var faces = byQty[pick.quantity] || {};
     if (!faces[pick.face]) pick.face = FACE_ORDER.filter(function (f) { return faces[f]; })[0];
 
-    var box = el("section", { class: "panel bid-picker", "aria-labelledby": "pick-title", "data-testid": "bid-picker", "data-total": v.total_dice },
-      el("h2", { id: "pick-title" }, gettext("Your move")));
+    var box = el("section", { class: "ld-picker bid-picker", "aria-labelledby": "pick-title", "data-testid": "bid-picker", "data-total": v.total_dice },
+      el("h2", { id: "pick-title", class: "visually-hidden" }, gettext("Your move")));
     if (quantities.length) {
       var qi = quantities.indexOf(pick.quantity);
-      var out = el("output", { "data-testid": "bid-quantity", "data-value": pick.quantity, "aria-live": "polite" }, digits(pick.quantity));
-      box.appendChild(el("div", { class: "stepper", role: "group", "aria-label": gettext("How many dice") },
-        el("span", { class: "grow" }, gettext("How many dice")),
-        el("button", { type: "button", "data-key": "qty-down", "data-testid": "qty-down", "aria-label": gettext("Fewer"), disabled: qi <= 0 || !c.canAct,
-          onclick: function () { pick.quantity = quantities[qi - 1]; KG.render(); } }, "−"),
-        out,
-        el("button", { type: "button", "data-key": "qty-up", "data-testid": "qty-up", "aria-label": gettext("More"), disabled: qi >= quantities.length - 1 || !c.canAct,
-          onclick: function () { pick.quantity = quantities[qi + 1]; KG.render(); } }, "+")));
+      var step = function (d) {
+        pick.quantity = quantities[qi + d];
+        var ok = byQty[pick.quantity] || {};
+        if (!ok[pick.face]) pick.face = FACE_ORDER.filter(function (f) { return ok[f]; })[0];
+        KG.render();
+        // At either end of the range the pressed button is disabled: keep the
+        // keyboard in the stepper, on the button that still goes somewhere.
+        var here = document.querySelector('[data-key="qty-' + (d > 0 ? "up" : "down") + '"]');
+        var other = document.querySelector('[data-key="qty-' + (d > 0 ? "down" : "up") + '"]');
+        if (here && here.disabled && other && !other.disabled && document.activeElement === document.body) other.focus();
+        say(bidWords(pick.quantity, pick.face));
+      };
+      box.appendChild(el("div", { class: "stepper ld-stepper", role: "group", "aria-labelledby": "qty-label" },
+        el("span", { id: "qty-label", class: "ld-label" }, gettext("How many dice")),
+        el("span", { class: "ld-step" },
+          el("button", { type: "button", "data-key": "qty-down", "data-testid": "qty-down", "aria-label": gettext("Fewer"), disabled: qi <= 0 || !c.canAct,
+            onclick: function () { step(-1); } }, "−"),
+          el("output", { "data-testid": "bid-quantity", "data-value": pick.quantity }, digits(pick.quantity)),
+          el("button", { type: "button", "data-key": "qty-up", "data-testid": "qty-up", "aria-label": gettext("More"), disabled: qi >= quantities.length - 1 || !c.canAct,
+            onclick: function () { step(1); } }, "+"))));
       var faceRow = el("div", { class: "face-buttons", role: "group", "aria-label": gettext("Which face") });
       FACE_ORDER.forEach(function (f) {
         var ok = !!faces[f];
         faceRow.appendChild(el("button", {
           type: "button", "data-key": "face-" + f, "data-face": f, "aria-pressed": String(pick.face === f),
           "aria-label": fmt(gettext("face %(face)s"), { face: face(f) }), disabled: !ok || !c.canAct,
-          onclick: function () { pick.face = f; KG.render(); },
+          onclick: function () { pick.face = f; KG.render(); say(bidWords(pick.quantity, pick.face)); },
         }, KG.die(f, {})));
       });
       box.appendChild(faceRow);
-      box.appendChild(el("button", {
-        type: "button", class: "button-primary big-button", "data-key": "bid", "data-testid": "bid-button",
+    }
+    var go = el("div", { class: "ld-go" });
+    if (quantities.length) {
+      go.appendChild(el("button", {
+        type: "button", class: "button-primary ld-bid-button", "data-key": "bid", "data-testid": "bid-button",
         disabled: !c.canAct || !pick.face,
+        "aria-label": pick.face ? fmt(gettext("Bid %(bid)s"), { bid: bidWords(pick.quantity, pick.face) }) : null,
         onclick: function () { c.act({ type: "bid", quantity: pick.quantity, face: pick.face }); },
-      }, pick.face ? fmt(gettext("Bid %(bid)s"), { bid: bidWords(pick.quantity, pick.face) }) : gettext("Bid")));
+      }, gettext("Bid"), " ", el("span", { class: "ld-bid-short", "aria-hidden": "true" }, digits(pick.quantity) + " ×"),
+        pick.face ? KG.die(pick.face, { cls: "tiny" }) : null));
     }
     if (canChallenge) {
-      box.appendChild(el("button", {
-        type: "button", class: "big-button", "data-key": "challenge", "data-testid": "challenge-button", disabled: !c.canAct,
+      go.appendChild(el("button", {
+        type: "button", class: "ld-challenge-button", "data-key": "challenge", "data-testid": "challenge-button", disabled: !c.canAct,
+        "aria-label": v.bid ? fmt(gettext("Challenge %(name)s"), { name: c.nameOf(v.bid.seat) }) : null,
         onclick: function () { c.act({ type: "challenge" }); },
-      }, v.bid ? fmt(gettext("Challenge %(name)s"), { name: c.nameOf(v.bid.seat) }) : gettext("Challenge")));
+      }, gettext("Challenge")));
     }
+    box.appendChild(go);
     return box;
   }
 
-  function reveal(r, c, fresh) {
-    var wrap = el(fresh ? "section" : "details", { class: "panel reveal", "data-testid": "reveal", open: fresh ? null : null });
-    var title = fmt(gettext("Cups opened: %(name)s's bid of %(bid)s"), { name: c.nameOf(r.bid.seat), bid: bidWords(r.bid.quantity, r.bid.face) });
-    wrap.appendChild(fresh ? el("h2", {}, title) : el("summary", {}, gettext("Last challenge") + ": " + title));
+  // ---- the last challenge, behind a tap ----------------------------------------------
+
+  function lastReveal(r, c) {
+    var wrap = el("section", { class: "ld-last-reveal", "data-testid": "last-reveal" });
+    wrap.appendChild(el("h3", {}, fmt(gettext("Cups opened: %(name)s's bid of %(bid)s"), { name: c.nameOf(r.bid.seat), bid: bidWords(r.bid.quantity, r.bid.face) })));
     r.hands.forEach(function (hand, seat) {
       if (!hand || !hand.length) return;
-      var counted = (r.counted && r.counted[seat]) || [];
-      var row = el("div", { class: "reveal-hand" }, el("span", { class: "who" }, c.nameOf(seat)));
-      hand.forEach(function (d, i) {
-        var isCounted = counted.indexOf(i) >= 0;
-        var wild = isCounted && d === 1 && r.bid.face !== 1 && r.ones_wild;
-        row.appendChild(KG.die(d, {
-          cls: "small " + (wild ? "wild" : isCounted ? "counted" : ""),
-          label: face(d) + (wild ? " (" + gettext("wild") + ")" : isCounted ? " (" + gettext("counted") + ")" : ""),
-        }));
-      });
-      wrap.appendChild(row);
+      wrap.appendChild(el("div", { class: "reveal-hand" }, el("span", { class: "who" }, c.nameOf(seat)), revealedHand(seat, r, false)));
     });
-    wrap.appendChild(el("p", { class: "legend-row" },
-      KG.die(5, { cls: "small counted" }), gettext("counted"), KG.die(1, { cls: "small wild" }), gettext("wild 1")));
     wrap.appendChild(el("p", { class: "reveal-verdict" },
       KG.nfmt(ngettext("There was %(n)s.", "There were %(n)s.", r.count), r.count), " ",
       r.bid_stands ? gettext("The bid stands.") : gettext("The bid fails."), " ",
@@ -183,5 +349,7 @@
     return wrap;
   }
 
-  KG.games.liars_dice = { render: render, describe: describe, seatExtra: seatExtra, isOut: isOut };
+  // seatsOnBoard: the board already shows every seat (name, dice, turn), so a room
+  // layout short of height may leave out its own strip of seat cards for this game.
+  KG.games.liars_dice = { render: render, describe: describe, seatExtra: seatExtra, isOut: isOut, seatsOnBoard: true };
 })();
