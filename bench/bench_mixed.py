@@ -224,13 +224,22 @@ def spectator_keys(count: int) -> list[str]:
 
 
 async def connect(server: base.Server, code: str, key: str):
+    """A room socket; an overloaded server may drop a handshake, and a page
+    tries again (at most five times here)."""
     import websockets
 
     origin = f"http://127.0.0.1:{server.port}"
-    return await websockets.connect(
-        f"ws://127.0.0.1:{server.port}/ws/rooms/{code}/",
-        additional_headers={"Cookie": f"sessionid={key}"}, origin=origin,
-        max_size=2**22, open_timeout=60, ping_interval=None)
+    for attempt in range(5):
+        try:
+            return await websockets.connect(
+                f"ws://127.0.0.1:{server.port}/ws/rooms/{code}/",
+                additional_headers={"Cookie": f"sessionid={key}"}, origin=origin,
+                max_size=2**22, open_timeout=60, ping_interval=None)
+        except (OSError, websockets.InvalidHandshake, websockets.InvalidMessage):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(1 + attempt)  # a page's back-off before it tries again
+    raise AssertionError("unreachable")
 
 
 async def pinger(sockets_of, until: float) -> None:
@@ -252,7 +261,11 @@ async def spectate(server, code: str, key: str, until: float, figures: Figures) 
     loop = asyncio.get_running_loop()
     rng = random.Random(code)
     while loop.time() < until:
-        ws = await connect(server, code, key)
+        try:
+            ws = await connect(server, code, key)
+        except Exception:  # noqa: BLE001 - an overloaded server: watch again later
+            await asyncio.sleep(5)
+            continue
         try:
             stay = rng.uniform(5, 15)
             end = min(until, loop.time() + stay)
@@ -407,12 +420,16 @@ def main() -> int:
     parser.add_argument("--max-tables", type=int, default=1000)
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--processes", type=int, default=2, help="daphne processes")
+    parser.add_argument("--turn-seconds", type=float, default=TURN_SECONDS,
+                        help="every turn's time (humans think 0.8-3 s)")
     parser.add_argument("--past", type=float, default=2.5,
                         help="after the sweep, a run at this multiple of the sustainable load")
     parser.add_argument("--quick", action="store_true",
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="sweep from 10 tables, 12 s each, at most 3 levels")
     args = parser.parse_args()
+    global TURN_SECONDS
+    TURN_SECONDS = args.turn_seconds
     if args.quick:
         args.start, args.duration = 10, 12.0
         args.max_tables = min(args.max_tables, 25)
