@@ -413,6 +413,7 @@ def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def main() -> int:
+    global TURN_SECONDS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=0,
                         help="one level of this many tables (default: the sweep)")
@@ -428,7 +429,6 @@ def main() -> int:
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="sweep from 10 tables, 12 s each, at most 3 levels")
     args = parser.parse_args()
-    global TURN_SECONDS
     TURN_SECONDS = args.turn_seconds
     if args.quick:
         args.start, args.duration = 10, 12.0
