@@ -247,9 +247,13 @@ class RedisTimers(TimerBackend):
         loop = asyncio.get_running_loop()
         client = self._async_clients.get(loop)
         if client is None:
-            client = redis.asyncio.Redis.from_url(
-                self._url, max_connections=20, socket_timeout=1, socket_connect_timeout=1,
+            # A blocking pool: under load more claims than connections wait a
+            # moment for one rather than fail (a failed claim is a lost guard).
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self._url, max_connections=20, timeout=1, socket_timeout=1,
+                socket_connect_timeout=1,
             )
+            client = redis.asyncio.Redis(connection_pool=pool)
             self._async_clients[loop] = client
         return client
 

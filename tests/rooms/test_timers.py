@@ -122,6 +122,17 @@ class TimerContract:
         assert timers.action_claim(7, "sess") is None
 
 
+    def test_more_claims_at_once_than_connections_all_land(self, timers):
+        import asyncio
+
+        async def many():
+            await asyncio.gather(*(timers.claim_action_async(room, "sess", 1, 10.0)
+                                   for room in range(60)))
+
+        asyncio.run(many())
+        assert all(timers.action_claim(room, "sess") == (1, 10.0) for room in range(60))
+
+
 class TestInProcessTimers(TimerContract):
     def make_backend(self):
         return InProcessTimers()
