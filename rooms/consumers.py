@@ -22,10 +22,11 @@ from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
 
-from . import codes, errors, guessing, publish, services, ticker
+from . import clock, codes, errors, guessing, publish, services, ticker
 from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
 from .selectors import owner_tag
+from .timers import get_timer_backend
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +179,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ---- incoming -------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        # When the server read the frame: an action read before its turn's
+        # deadline beats the timeout, however long it then waits (do_action).
+        self.received_at = clock.timestamp()
         if self.closing or self.room_id is None:
             # Frames that were on their way when we closed (here, or in connect
             # for an unknown code, which leaves room_id unset): no answer.
@@ -301,9 +305,33 @@ class RoomConsumer(AsyncWebsocketConsumer):
         # not an old one: stale_version is only for a real version the room has left.
         if not isinstance(version, int) or isinstance(version, bool):
             raise errors.BadMessage("version must be the room's version number")
-        change = await self._call(services.game_action, version, message.get("action"))
+        # Claim the turn before the command queues for a database thread: the
+        # timer defers while the claim stands (services.deadline_fire).
+        backend = get_timer_backend()
+        claimed = await self._claim(backend, version)
+        try:
+            change = await self._call(services.game_action, version, message.get("action"))
+        except BaseException:
+            if claimed:  # refused: the room did not move, so the clock may run again
+                await self._release(backend)
+            raise
         if change.refusal is not None:
             raise change.refusal
+
+    async def _claim(self, backend, version: int) -> bool:
+        try:
+            await backend.claim_action_async(self.room_id, self.session_key, version,
+                                             self.received_at)
+        except Exception as exc:  # Redis is away: the action goes on, unclaimed
+            log.warning("could not claim an action (%s)", exc)
+            return False
+        return True
+
+    async def _release(self, backend) -> None:
+        try:
+            await backend.release_action_async(self.room_id, self.session_key)
+        except Exception as exc:  # the claim expires on its own
+            log.warning("could not release an action claim (%s)", exc)
 
     async def do_reclaim(self, message):
         await self._call(services.seat_reclaim)

@@ -13,18 +13,35 @@ backends are the model), chosen by ``settings.KHELAGHOR_TIMER_BACKEND``:
 - ``RedisTimers``: a sorted set of key -> deadline claimed by a Lua script that
   moves due members into a processing set with a lease and puts expired leases
   back, so any number of processes may poll, and a killed one loses nothing.
+
+The same place also keeps *action claims* (docs/protocol.md, "An action
+received in time beats the timeout"): when a room socket reads an action it
+records "this session acted on room R at version V, received at t" here,
+before the command waits for a database thread; ``deadline_fire`` defers while
+the turn's seat holds such a claim made before the deadline. In-process for
+the one-process default, in Redis (one key per room and session, expiring on
+its own) when several processes share the rooms.
 """
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import threading
+import time
+import weakref
 from abc import ABC, abstractmethod
 
 from django.conf import settings
 from django.utils.module_loading import import_string
 
 Claim = tuple[str, int]
+# An action claim: the room version the action was sent for, and the server
+# time (rooms.clock, Unix seconds) its frame was read.
+ActionClaim = tuple[int, float]
+# A claim lives this long at most: a process killed while an action waited in
+# its queue must not hold the table's clock for longer (see deadline_fire).
+CLAIM_TTL_SECONDS = 10
 
 
 class TimerBackend(ABC):
@@ -51,6 +68,30 @@ class TimerBackend(ABC):
         """The earliest scheduled deadline, if the backend can tell cheaply."""
         return None
 
+    # ---- action claims (the socket records them; deadline_fire reads them) ----
+
+    @abstractmethod
+    def claim_action(self, room_id: int, session_key: str, version: int,
+                     received_ts: float) -> None:
+        """Record that ``session_key`` sent an action for ``room_id`` at
+        ``version``, read at ``received_ts``; it replaces the session's last."""
+
+    async def claim_action_async(self, room_id: int, session_key: str, version: int,
+                                 received_ts: float) -> None:
+        """``claim_action`` from the event loop, never blocking it for long."""
+        self.claim_action(room_id, session_key, version, received_ts)
+
+    @abstractmethod
+    def action_claim(self, room_id: int, session_key: str) -> ActionClaim | None:
+        """The session's claim on the room, if one is recorded and not expired."""
+
+    @abstractmethod
+    def release_action(self, room_id: int, session_key: str) -> None:
+        """The session's action was refused without moving the room: forget it."""
+
+    async def release_action_async(self, room_id: int, session_key: str) -> None:
+        self.release_action(room_id, session_key)
+
 
 class InProcessTimers(TimerBackend):
     """A heap guarded by a lock (services schedule from worker threads)."""
@@ -62,6 +103,8 @@ class InProcessTimers(TimerBackend):
         self._heap: list[tuple[float, int, str]] = []
         self._current: dict[str, tuple[float, int, int]] = {}  # key -> (when, payload, token)
         self._token = 0
+        # (room id, session key) -> (version, received, expires on time.monotonic())
+        self._claims: dict[tuple[int, str], tuple[int, float, float]] = {}
 
     def schedule(self, key, payload, deadline_ts):
         with self._lock:
@@ -94,6 +137,25 @@ class InProcessTimers(TimerBackend):
                     return when
                 heapq.heappop(self._heap)
         return None
+
+    def claim_action(self, room_id, session_key, version, received_ts):
+        expires = time.monotonic() + CLAIM_TTL_SECONDS
+        with self._lock:
+            if len(self._claims) > 10_000:  # drop the expired ones now and then
+                now = time.monotonic()
+                self._claims = {k: v for k, v in self._claims.items() if v[2] > now}
+            self._claims[(room_id, session_key)] = (version, received_ts, expires)
+
+    def action_claim(self, room_id, session_key):
+        with self._lock:
+            claim = self._claims.get((room_id, session_key))
+        if claim is None or claim[2] <= time.monotonic():
+            return None
+        return claim[0], claim[1]
+
+    def release_action(self, room_id, session_key):
+        with self._lock:
+            self._claims.pop((room_id, session_key), None)
 
 
 # KEYS: 1 due zset, 2 processing zset, 3 payload hash. ARGV: now, lease_until, limit.
@@ -139,6 +201,10 @@ class RedisTimers(TimerBackend):
             url or settings.KHELAGHOR_REDIS_URL, max_connections=50,
             socket_timeout=2, socket_connect_timeout=1, retry=Retry(NoBackoff(), 1),
         )
+        self._url = url or settings.KHELAGHOR_REDIS_URL
+        # One asyncio client per event loop (a connection belongs to its loop).
+        self._async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.claim_prefix = f"{prefix}:act"
         self.due_key = f"{prefix}:due"
         self.processing_key = f"{prefix}:processing"
         self.payload_key = f"{prefix}:payload"
@@ -171,6 +237,48 @@ class RedisTimers(TimerBackend):
     def clear(self) -> None:
         """Tests only: forget everything under this prefix."""
         self.redis.delete(self.due_key, self.processing_key, self.payload_key)
+
+    def _claim_key(self, room_id: int, session_key: str) -> str:
+        return f"{self.claim_prefix}:{room_id}:{session_key}"
+
+    def _async_redis(self):
+        import redis.asyncio
+
+        loop = asyncio.get_running_loop()
+        client = self._async_clients.get(loop)
+        if client is None:
+            # A blocking pool: under load more claims than connections wait a
+            # moment for one rather than fail (a failed claim is a lost guard).
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self._url, max_connections=20, timeout=1, socket_timeout=1,
+                socket_connect_timeout=1,
+            )
+            client = redis.asyncio.Redis(connection_pool=pool)
+            self._async_clients[loop] = client
+        return client
+
+    def claim_action(self, room_id, session_key, version, received_ts):
+        self.redis.set(self._claim_key(room_id, session_key), f"{version}:{received_ts!r}",
+                       ex=CLAIM_TTL_SECONDS)
+
+    async def claim_action_async(self, room_id, session_key, version, received_ts):
+        await self._async_redis().set(
+            self._claim_key(room_id, session_key), f"{version}:{received_ts!r}",
+            ex=CLAIM_TTL_SECONDS,
+        )
+
+    def action_claim(self, room_id, session_key):
+        raw = self.redis.get(self._claim_key(room_id, session_key))
+        if raw is None:
+            return None
+        version, _, received = raw.decode().partition(":")
+        return int(version), float(received)
+
+    def release_action(self, room_id, session_key):
+        self.redis.delete(self._claim_key(room_id, session_key))
+
+    async def release_action_async(self, room_id, session_key):
+        await self._async_redis().delete(self._claim_key(room_id, session_key))
 
 
 _backend: TimerBackend | None = None

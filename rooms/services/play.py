@@ -4,6 +4,7 @@ its own (deals, forced moves, computers without a pause) and the finish."""
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import timedelta
 from typing import Any
@@ -17,6 +18,7 @@ from games.fairness import DiceStream, combine_client_seed, new_server_seed, see
 from games.registry import get_game
 
 from .. import clock, errors, publish, rows
+from ..timers import get_timer_backend
 from ..models import Game, Room, Seat
 from ..state import load_state, remember
 from .core import (
@@ -39,6 +41,8 @@ from .core import (
     set_deadline,
 )
 from .presence import seen
+
+log = logging.getLogger(__name__)
 
 
 def start(room: Room, seats: list[Seat]) -> Change:
@@ -256,6 +260,11 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
     if turn is None or turn.seat is None:
         return None
     seat = seats[turn.seat]
+    if _action_claimed(room, game_row, seat):
+        # The player's action was read before the deadline and waits for a
+        # database thread: it wins; look again shortly (docs/protocol.md).
+        publish.arm_game_on_commit(game_id, seq, now + timedelta(seconds=CLAIM_GRACE_SECONDS))
+        return None
     change = Change(room.id)
     if seat.kind == Seat.Kind.HUMAN and not seat.held:
         seat.consecutive_timeouts += 1
@@ -274,6 +283,29 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
     return commit(room, change)
+
+
+
+# Seconds a deadline waits, again and again, while the turn's player holds an
+# action claim (rooms.timers.CLAIM_TTL_SECONDS bounds the total).
+CLAIM_GRACE_SECONDS = 0.5
+
+
+def _action_claimed(room: Room, game_row: Game, seat: Seat) -> bool:
+    """Whether ``seat``'s player sent an action for the room's current version
+    that the server read before the deadline and has not finished with: the
+    room socket records one (rooms.consumers) before the command queues."""
+    if seat.kind != Seat.Kind.HUMAN:
+        return False
+    try:
+        claim = get_timer_backend().action_claim(room.id, seat.session_key)
+    except Exception:  # Redis is away: deadlines go on as before (the sweep fires them)
+        log.warning("action claims unavailable; deadline of game %s fires", game_row.id)
+        return False
+    if claim is None:
+        return False
+    version, received_ts = claim
+    return version == room.version and received_ts <= game_row.deadline.timestamp()
 
 
 def _computer_choice(game_row: Game, engine, state, turn, seat: Seat) -> dict[str, Any]:

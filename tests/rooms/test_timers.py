@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from rooms.timers import InProcessTimers, RedisTimers
+from rooms.timers import CLAIM_TTL_SECONDS, InProcessTimers, RedisTimers
 
 
 def take(timers, now, limit=200):
@@ -96,6 +96,43 @@ class TimerContract:
         return timers
 
 
+    # ---- action claims (rooms.consumers records them, deadline_fire reads them) ----
+
+    def test_an_action_claim_is_seen_by_every_handle_until_released(self, timers):
+        other = self.twin(timers)
+        assert other.action_claim(7, "sess") is None
+        timers.claim_action(7, "sess", 12, 1000.25)
+        assert other.action_claim(7, "sess") == (12, 1000.25)
+        assert other.action_claim(7, "someone") is None
+        assert other.action_claim(8, "sess") is None
+        other.release_action(7, "sess")
+        assert timers.action_claim(7, "sess") is None
+
+    def test_a_newer_claim_replaces_the_last_and_the_async_calls_agree(self, timers):
+        import asyncio
+
+        async def claim_then_release():
+            await timers.claim_action_async(7, "sess", 13, 1001.5)
+            seen = timers.action_claim(7, "sess")
+            await timers.release_action_async(7, "sess")
+            return seen
+
+        timers.claim_action(7, "sess", 12, 1000.0)
+        assert asyncio.run(claim_then_release()) == (13, 1001.5)
+        assert timers.action_claim(7, "sess") is None
+
+
+    def test_more_claims_at_once_than_connections_all_land(self, timers):
+        import asyncio
+
+        async def many():
+            await asyncio.gather(*(timers.claim_action_async(room, "sess", 1, 10.0)
+                                   for room in range(60)))
+
+        asyncio.run(many())
+        assert all(timers.action_claim(room, "sess") == (1, 10.0) for room in range(60))
+
+
 class TestInProcessTimers(TimerContract):
     def make_backend(self):
         return InProcessTimers()
@@ -109,6 +146,14 @@ class TestRedisTimers(TimerContract):
         backend = RedisTimers(redis_service, prefix=self.prefix)
         yield backend
         backend.clear()
+        claims = backend.redis.keys(f"{backend.claim_prefix}:*")
+        if claims:
+            backend.redis.delete(*claims)
+
+    def test_an_action_claim_expires_on_its_own(self, timers):
+        timers.claim_action(7, "sess", 12, 1000.0)
+        ttl = timers.redis.ttl(timers._claim_key(7, "sess"))
+        assert 0 < ttl <= CLAIM_TTL_SECONDS
 
     def twin(self, timers):
         return RedisTimers(self.url, prefix=self.prefix)

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Profile one room action end to end on PostgreSQL + Redis, without daphne:
+``services.game_action`` (lock, rules, writes, commit), then what runs after
+commit (every seat's view rendered to JSON, the next deadline armed in Redis).
+The channel layer's send is left out (it runs on the event loop in a server).
+
+cProfile with a CPU clock, so a busy machine's waits do not count:
+
+    .venv/bin/python bench/profile_action.py                 # Snakes, 300 actions
+    .venv/bin/python bench/profile_action.py liars_dice 200
+
+Same database and Redis as bench_load.py (KHELAGHOR_BENCH_DATABASE_URL,
+KHELAGHOR_BENCH_REDIS_URL); the room is closed at the end. Not a bench_*.py:
+`make bench` does not run it.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import os
+import pstats
+import random
+import subprocess
+import sys
+import time
+
+import bench_load as base
+
+
+def main() -> int:
+    game = sys.argv[1] if len(sys.argv) > 1 else "snakes"
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    missing = base.services_missing()
+    if missing:
+        print(f"profile_action: skipped, {missing}")
+        return 0
+    env = base.server_env({"KHELAGHOR_TURN_SECONDS": "600"})
+    os.environ.update({k: v for k, v in env.items()
+                       if k.startswith(("DATABASE", "REDIS", "DJANGO", "KHELAGHOR"))})
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=base.REPO,
+                   env=env, check=True, capture_output=True)
+    import django
+
+    django.setup()
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games.bots import make_bot
+    from rooms import publish, services
+
+    publish.get_channel_layer = lambda: None  # build every view, send nothing
+    actors = []
+    for seat in range(4):
+        session = SessionStore()
+        session["nickname"] = f"P{seat}"
+        session.create()
+        actors.append(services.Actor(session.session_key, f"P{seat}"))
+    room = services.room_create(actor=actors[0], game=game, seats=4)
+    for actor in actors[1:]:
+        services.seat_join(room.code, actor)
+    services.game_start(room.code, actors[0])
+    rng = random.Random(1)
+    bot = make_bot(game, "random")
+    profile = cProfile.Profile(time.process_time)
+    spent, done = 0.0, 0
+    try:
+        for _ in range(count):
+            seen = services.snapshot_for(room.code, actors[0].session_key)
+            if seen["room"]["status"] != "playing":
+                services.game_start(room.code, actors[0])
+                continue
+            seat = seen["game"]["turn"]["seat"]
+            mine = services.snapshot_for(room.code, actors[seat].session_key)
+            action = bot.choose(mine["game"]["view"], mine["game"]["legal"], rng)
+            started = time.process_time()
+            profile.enable()
+            services.game_action(room.code, actors[seat], seen["version"], action)
+            profile.disable()
+            spent += time.process_time() - started
+            done += 1
+    finally:
+        services.room_close(room.id, reason="The profile is over")
+    print(f"{game}: {done} actions, {1000 * spent / max(1, done):.2f} ms CPU each under the "
+          f"profiler (which roughly doubles it)")
+    stats = pstats.Stats(profile)
+    stats.sort_stats("cumulative").print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
