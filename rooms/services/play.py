@@ -18,9 +18,9 @@ from games.fairness import DiceStream, combine_client_seed, new_server_seed, see
 from games.registry import get_game
 
 from .. import clock, errors, publish, rows
-from ..timers import get_timer_backend
 from ..models import Game, Room, Seat
 from ..state import load_state, remember
+from ..timers import get_timer_backend
 from .core import (
     AWAY_FOR_TAKEOVER,
     TIMEOUTS_FOR_TAKEOVER,
