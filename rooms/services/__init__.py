@@ -52,12 +52,13 @@ from .lobby import (
     seat_leave,
     seat_seed,
 )
-from .play import deadline_fire, game_action, room_autostart, seat_reclaim
+from .play import CLAIM_GRACE_SECONDS, deadline_fire, game_action, room_autostart, seat_reclaim
 from .presence import SEEN_EVERY, connection_closed, connection_opened, seat_seen
 from .upkeep import room_close, rooms_expire
 
 __all__ = [
-    "AWAY_FOR_TAKEOVER", "BOT_DELAY", "FINISHED_IDLE", "LOBBY_IDLE", "PLAYING_IDLE",
+    "AWAY_FOR_TAKEOVER", "BOT_DELAY", "CLAIM_GRACE_SECONDS", "FINISHED_IDLE", "LOBBY_IDLE",
+    "PLAYING_IDLE",
     "QUICK_PLAY_WAIT", "SEEN_EVERY", "TABLE_CHOICES", "TIMEOUTS_FOR_TAKEOVER",
     "Actor", "Change", "UncommittedChange",
     "bot_add", "bot_delay", "bot_remove", "check_not_banned", "commit", "connection_closed",
