@@ -68,13 +68,16 @@
       : R.gameTitle(S.snap.room.game);
     var status = document.getElementById("share-status");
     function say(msg) { if (status) status.textContent = msg; }
-    if (navigator.share) {
-      navigator.share({ title: gettext("Khelaghor"), text: text, url: url }).catch(function () { /* closed the sheet */ });
-      return;
+    function copy() {
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text + " " + url).then(function () { say(gettext("Link copied")); }, function () { say(url); });
+      } else say(url);
     }
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(text + " " + url).then(function () { say(gettext("Link copied")); }, function () { say(url); });
-    } else say(url);
+    if (navigator.share) {
+      navigator.share({ title: gettext("Khelaghor"), text: text, url: url }).catch(function (e) {
+        if (!e || e.name !== "AbortError") copy();  // no sheet after all; closing it is not an error
+      });
+    } else copy();
   }
 
   /* The luck report (/games/<id>/luck.json, drawn by luck.js), fetched once per game. */
