@@ -29,13 +29,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.play import calm_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 SHOTS = Path("/tmp/shots-table")
 SMALL_PHONE = {"width": 320, "height": 568}
+LANDSCAPE = {"width": 640, "height": 360}
 
 # game, seats, the main action at the first turn, the board's element.
 TABLES = {
@@ -150,6 +151,25 @@ def test_the_whole_table_fits_one_phone_screen(players, shots, table, lang):
     assert inside(big, viewport) and big["height"] >= 44, big
     expect(button).to_be_enabled()
     set_text_size(page, 16)
+
+    # The phone held sideways: the room beside the board, nothing sideways.
+    page.set_viewport_size(LANDSCAPE)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    flat_board, flat_controls = box_of(page, board), box_of(page, "[data-testid=controls]")
+    print(f"{table} {lang} 640x360: board {fmt(flat_board)}; controls {fmt(flat_controls)}")
+    page.screenshot(path=str(shots / f"{table}-{lang}-640x360.png"))
+    assert flat_controls["x"] >= flat_board["x"] + flat_board["width"] - 1, "controls beside"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= LANDSCAPE["width"]
+    # A desktop: the same, and the whole table on one screen.
+    page.set_viewport_size(DESKTOP)
+    wide_board, wide_main = box_of(page, board), box_of(page, action)
+    print(f"{table} {lang} 1280x800: board {fmt(wide_board)}; action {fmt(wide_main)}")
+    page.screenshot(path=str(shots / f"{table}-{lang}-1280x800.png"))
+    assert wide_main["x"] >= wide_board["x"] + wide_board["width"] - 1, "controls beside"
+    assert inside(wide_main, DESKTOP)
+    if game != "liars_dice":
+        assert inside(wide_board, DESKTOP)
+    page.set_viewport_size(PHONE)
 
 
 @pytest.mark.timeout(180)
