@@ -296,6 +296,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def do_start(self, message):
         await self._call(services.game_start)
 
+    async def do_start_now(self, message):
+        await self._call(services.room_start_now)
+
     async def do_rematch(self, message):
         await self._call(services.game_start)
 

@@ -189,9 +189,6 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 # ---- luck ----------------------------------------------------------------------------
 
-BAR_W, CHART_H = 14, 60
-
-
 def luck_report(record: dict[str, Any]) -> dict[str, Any]:
     """Each player's dice against what fair dice give on average.
 
@@ -199,7 +196,7 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
     Snakes): the rolls each seat made (how many, sixes against the expected
     sixth, the average against 3.5). Held dice (Liar's Dice): the dice each seat
     held over all rounds, the same way (sixes, and ones, which are wild).
-    A chart per seat shows how often each face came up, with the fair line."""
+    The charts are drawn in the browser (static/js/luck.js), from ``faces``."""
     engine = get_game(record["game"])
     faces: dict[int, Counter] = {entry["seat"]: Counter() for entry in record["seats"]}
     for _index, by_seat in rolls(engine, record["events"]):
@@ -222,22 +219,8 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
             "average": round(sum(f * c for f, c in counts.items()) / n, 2) if n else None,
             "expected_average": 3.5,
             "faces": distribution,
-            "chart": _chart(distribution, expected),
         })
     return {"game": record["game"], "kind": declaration(record["game"]).dice_shown, "seats": seats}
-
-
-def _chart(distribution: list[int], expected: float) -> dict[str, Any]:
-    """Bar geometry for a small inline SVG: one bar per face, a line at the fair count."""
-    top = max([*distribution, expected, 1])
-    bars = []
-    for i, count in enumerate(distribution):
-        h = round(CHART_H * count / top, 1)
-        bars.append({"face": i + 1, "count": count, "x": i * (BAR_W + 4) + 2,
-                     "y": round(CHART_H - h, 1), "h": h})
-    return {"bars": bars, "width": 6 * (BAR_W + 4), "height": CHART_H, "bar_w": BAR_W,
-            "expected_y": round(CHART_H - CHART_H * expected / top, 1),
-            "label_y": CHART_H + 12}
 
 
 # ---- the staff dashboard -------------------------------------------------------------

@@ -38,10 +38,7 @@ def replay_json(request: HttpRequest, game_id: int) -> JsonResponse:
 def luck_json(request: HttpRequest, game_id: int) -> JsonResponse:
     """The luck report for the results screen (see history.luck_report)."""
     _game_row, record = _finished(game_id)
-    report = history.luck_report(record)
-    for seat in report["seats"]:
-        seat.pop("chart")
-    return JsonResponse(report)
+    return JsonResponse(history.luck_report(record))
 
 
 def _read_record(request: HttpRequest) -> tuple[dict | None, dict | None, str]:

@@ -52,7 +52,14 @@ from .lobby import (
     seat_leave,
     seat_seed,
 )
-from .play import CLAIM_GRACE_SECONDS, deadline_fire, game_action, room_autostart, seat_reclaim
+from .play import (
+    CLAIM_GRACE_SECONDS,
+    deadline_fire,
+    game_action,
+    room_autostart,
+    room_start_now,
+    seat_reclaim,
+)
 from .presence import SEEN_EVERY, connection_closed, connection_opened, seat_seen
 from .upkeep import room_close, rooms_expire
 
@@ -65,6 +72,7 @@ __all__ = [
     "connection_opened", "current_game", "deadline_fire", "forget_cached_states", "game_action",
     "game_record", "game_start", "load_state", "locked", "locked_seat", "locked_where",
     "log_table_event", "open_seat", "options_set", "play_now", "rearm", "room_autostart",
-    "room_close", "room_create", "room_get", "rooms_expire", "seat_bot", "seat_index_of",
+    "room_close", "room_create", "room_get", "room_start_now", "rooms_expire", "seat_bot",
+    "seat_index_of",
     "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seat_seen", "snapshot_for",
 ]

@@ -340,3 +340,24 @@ def room_autostart(room_id: int) -> Change | None:
         if seat.kind == Seat.Kind.OPEN:
             seat_bot(seat, "standard")
     return start(room, seats)
+
+
+@transaction.atomic
+def room_start_now(code: str, actor: Actor) -> Change:
+    """Quick play without the wait ("Play now with computers"): any seated
+    player of a public table still in its lobby fills the empty seats with
+    computers, as the automatic start would, and the game starts at once."""
+    room = locked(code)
+    seats = seats_of(room)
+    if seat_of(seats, actor) is None:
+        raise errors.NotSeated("Take a seat first")
+    if room.visibility != Room.Visibility.PUBLIC:
+        raise errors.WrongStatus(
+            "Only a quick-play table starts at once; here the host starts the game"
+        )
+    if room.status != Room.Status.LOBBY:
+        raise errors.WrongStatus("The game has already started")
+    for seat in seats:
+        if seat.kind == Seat.Kind.OPEN:
+            seat_bot(seat, "standard")
+    return start(room, seats)

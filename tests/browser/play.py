@@ -130,3 +130,13 @@ def seat_two_and_start(host, guest, game: str = "snakes", seats: int = 3) -> str
     for player in (host, guest):
         expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
     return code
+
+
+def open_more(page: Page) -> None:
+    """Open the table's "More" sheet (reactions, what happened, fair dice, the
+    report form) where it is behind a tap: on a phone held upright. On a wide
+    screen it is already beside the board."""
+    button = page.get_by_test_id("more-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") != "true":
+        button.click()
+        expect(page.get_by_test_id("more-panel")).to_be_visible()

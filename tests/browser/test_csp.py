@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from rooms import guessing
 from rooms.codes import ALPHABET
 from tests.browser.conftest import PHONE
+from tests.browser.play import open_more
 from tests.servers import run_manage
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
@@ -122,6 +123,7 @@ def test_no_page_breaks_the_content_security_policy(players, server, finished_ga
             before = rumi.page.locator("#room").get_attribute("data-version")
             roll.click()  # a roll draws dice and moves a token: animations, styles
             expect(rumi.page.locator("#room")).not_to_have_attribute("data-version", before)
+        open_more(rumi.page)
         rumi.page.get_by_test_id("report-button").click()
         expect(rumi.page.locator(".report-form")).to_be_visible()
         rumi.page.keyboard.press("Escape")

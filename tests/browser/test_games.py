@@ -101,6 +101,16 @@ def test_two_players_play_a_whole_game_to_the_results(game, players, server, scr
         expect(page.get_by_test_id("verify-link")).to_be_visible()
     expect(host.page.get_by_test_id("rematch")).to_be_enabled()
     expect(guest.page.get_by_test_id("rematch")).to_have_count(0)
+    # The results rise where the phone player is looking: the winner in big,
+    # Rematch and Share inside the screen, and the focus on them.
+    expect(host.page.locator("#results-title")).to_be_focused()
+    for testid in ("winner", "rematch", "share-result"):
+        box = host.page.get_by_test_id(testid).bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], testid
+    # Share: the phone's share sheet where there is one, else the link is copied.
+    guest.page.get_by_test_id("share-result").click()
+    if not guest.page.evaluate("() => !!navigator.share"):
+        expect(guest.page.get_by_test_id("share-status")).not_to_be_empty()
 
     # The end is said in words: who won, and the places.
     expect(host.page.locator("#event-log")).to_contain_text("জিতেছেন")

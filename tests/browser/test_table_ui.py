@@ -24,7 +24,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.play import CALM_TURN_SECONDS, calm_server, seat_two_and_start, version
+from tests.browser.play import (
+    CALM_TURN_SECONDS,
+    calm_server,
+    open_more,
+    seat_two_and_start,
+    version,
+)
 from tests.servers import run_manage
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
@@ -70,8 +76,10 @@ def test_a_player_reports_another_seat_by_keyboard_and_the_report_is_kept(
     tanvir = players("Tanvir", "en", DESKTOP)
     code = seat_two_and_start(rumi, tanvir)
 
-    # The Bengali table has its রিপোর্ট button too; it opens and Escape closes it.
+    # The Bengali table has its রিপোর্ট button too, in the "More" sheet on a
+    # phone; it opens and Escape closes it.
     bn = rumi.page
+    open_more(bn)
     expect(bn.get_by_test_id("report-button")).to_have_text("রিপোর্ট")
     bn.get_by_test_id("report-button").click()
     expect(bn.locator(".report-form")).to_be_visible()
@@ -239,6 +247,7 @@ def test_reduced_motion_skips_the_walk_and_a_reaction_floats_over_the_senders_se
         (tanvir, rumi, 1, "Tanvir: সাবাশ!"),
         (rumi, tanvir, 0, "Rumi: Bravo!"),
     ):
+        open_more(sender.page)  # reactions are behind "More" on a phone
         sender.page.locator("[data-key=react-clap]").click()
         bubble = bubble_over(receiver.page, seat)
         assert "👏" in bubble["text"], bubble

@@ -214,6 +214,41 @@ async def test_join_start_and_a_stale_action_gets_a_resync(room_code):
     await guest.disconnect()
 
 
+async def test_start_now_over_the_socket_starts_a_quick_play_table_and_is_refused_elsewhere(
+    room_code,
+):
+    from asgiref.sync import sync_to_async
+
+    # A private table: its host starts it; start_now is refused and nothing changes.
+    code, host_key = room_code
+    host = await connect(code, host_key)
+    before = await receive(host, "snapshot")
+    await host.send_json_to({"type": "start_now", "id": "n1"})
+    refused = await receive(host, "error")
+    assert (refused["code"], refused["id"]) == ("wrong_status", "n1")
+    assert (await Room.objects.aget(code=code)).version == before["version"]
+    await host.disconnect()
+
+    # A quick-play table: a seated player starts it at once, computers in the empty seats.
+    key = await aguest("Mitu")
+    quick = await sync_to_async(services.play_now)(
+        actor=services.Actor(key, "Mitu"), game="snakes"
+    )
+    watcher = await connect(quick.code, await aguest("Watcher"))
+    await receive(watcher, "snapshot")
+    await watcher.send_json_to({"type": "start_now", "id": "n2"})
+    assert (await receive(watcher, "error"))["code"] == "not_seated"
+    player = await connect(quick.code, key)
+    lobby = await receive(player, "snapshot")
+    assert lobby["room"]["autostart_at"] is not None
+    await player.send_json_to({"type": "start_now", "id": "n3"})
+    started = await receive(player, "update", where=lambda m: m["room"]["status"] == "playing")
+    assert [s["kind"] for s in started["room"]["seats"]] == ["human", "bot", "bot", "bot"]
+    assert started["room"]["autostart_at"] is None
+    await player.disconnect()
+    await watcher.disconnect()
+
+
 async def test_reconnecting_returns_the_same_seat(room_code):
     code, host_key = room_code
     first = await connect(code, host_key)

@@ -460,6 +460,50 @@ def test_quick_play_fills_a_waiting_public_table_then_starts_with_computers():
     assert [s.kind for s in room.seats.order_by("index")] == ["human", "human", "bot", "bot"]
 
 
+def test_a_seated_quick_player_starts_at_once_with_computers_in_the_empty_seats():
+    first, second = person("A"), person("B")
+    room = services.play_now(actor=first, game="snakes")
+    services.play_now(actor=second, game="snakes")
+    room.refresh_from_db()
+    version = room.version
+    change = services.room_start_now(room.code, second)  # any seated player, not only seat 0
+    assert [e["type"] for e in change.events][:1] == ["started"]
+    room.refresh_from_db()
+    assert room.status == "playing" and room.autostart_at is None
+    assert room.version == version + 1
+    assert [s.kind for s in room.seats.order_by("index")] == ["human", "human", "bot", "bot"]
+    # The automatic start that was armed finds nothing left to do.
+    clock.advance(services.QUICK_PLAY_WAIT + 1)
+    assert services.room_autostart(room.id) is None
+
+
+def test_start_now_is_refused_out_of_place_and_changes_nothing():
+    quick = services.play_now(actor=person("A"), game="ludo")
+    private, host = new_room("ludo", 4)
+    cases = [
+        (quick, person("Stranger"), errors.NotSeated),      # not seated at the table
+        (private, host, errors.WrongStatus),                # a private table: the host starts it
+    ]
+    for room, who, refusal in cases:
+        room.refresh_from_db()
+        before = (room.version, [s.kind for s in room.seats.order_by("index")])
+        with pytest.raises(refusal) as caught:
+            services.room_start_now(room.code, who)
+        assert caught.value.message
+        room.refresh_from_db()
+        assert (room.version, [s.kind for s in room.seats.order_by("index")]) == before
+        assert room.status == "lobby"
+    # Once playing, a second "start now" is refused too.
+    seated = Actor(quick.seats.get(index=0).session_key, "A", None)
+    services.room_start_now(quick.code, seated)
+    quick.refresh_from_db()
+    version = quick.version
+    with pytest.raises(errors.WrongStatus):
+        services.room_start_now(quick.code, seated)
+    quick.refresh_from_db()
+    assert quick.version == version and quick.games.count() == 1
+
+
 def test_closing_a_room_aborts_its_game_and_frees_the_code():
     room, host, guest = started()
     services.room_close(room.id, reason="Closed by a moderator")

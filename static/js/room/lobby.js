@@ -1,0 +1,196 @@
+/* The room page, part 8: the lobby.
+
+   The code to pass on, the seats, and how the game starts: at a quick-play
+   table a countdown to the automatic start and "Play now with computers"
+   (the `start_now` message, docs/protocol.md); at a private table the host's
+   controls (pace, computer level, house rules, Start). */
+(function () {
+  "use strict";
+  var KG = window.KG, R = KG.room, S = KG.state, el = KG.el, fmt = KG.fmt;
+
+  R.renderLobby = function () {
+    var room = S.snap.room, you = S.snap.you || {}, mine = R.youSeat();
+    var isHost = !!you.is_host, quick = room.visibility === "public";
+    var seats = room.seats || [];
+    var open = seats.filter(function (s) { return s.kind === "open"; }).length;
+    var root = R.root, title = R.gameTitle(room.game);
+    KG.clear(root);
+    R.stop("autostart");
+    root.appendChild(R.header(title));
+
+    if (quick) root.appendChild(quickStart(room, mine, open));
+
+    // The code, large, with ways to pass it on.
+    root.appendChild(el("section", { class: "card lobby-code", "aria-labelledby": "code-title" },
+      el("h2", { id: "code-title" }, gettext("Room code")),
+      el("p", { class: "big-code", "data-testid": "room-code" }, R.CODE),
+      el("p", { class: "hint" }, gettext("Friends type this code on the home page, or open the link.")),
+      el("div", { class: "share-row" },
+        el("button", { type: "button", "data-key": "copy", onclick: copyLink }, gettext("Copy link")),
+        navigator.share ? el("button", { type: "button", "data-key": "share", onclick: shareLink }, gettext("Share")) : null,
+        el("a", {
+          class: "button", href: "https://wa.me/?text=" + encodeURIComponent(fmt(gettext("Play %(game)s with me on Khelaghor: %(url)s"),
+            { game: title, url: R.SHARE_URL })),
+          target: "_blank", rel: "noopener noreferrer",
+        }, gettext("WhatsApp"))),
+      el("p", { id: "copy-status", class: "hint", role: "status" })));
+
+    // Who is here.
+    var easy = R.easyBot(room.game);
+    var list = el("ul", { class: "seat-list", "aria-label": gettext("Seats") });
+    seats.forEach(function (s) {
+      var row = el("li", { class: "seat-row" + (s.seat === mine ? " is-you" : ""), "data-seat": s.seat },
+        KG.seatBadge(s.seat),
+        R.connDot(s),
+        el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : R.nameOf(s.seat)),
+        s.seat === 0 && s.kind === "human" ? el("span", { class: "tag" }, gettext("host")) : null,
+        s.kind === "bot" ? el("span", { class: "tag" }, easy && s.bot === easy ? gettext("computer, easy") : gettext("computer")) : null,
+        s.seat === mine ? el("span", { class: "tag" }, gettext("you")) : null);
+      if (s.kind === "open" && mine === null) {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small button-primary", "data-key": "sit-" + s.seat,
+          disabled: !S.connected, onclick: function () { join(s.seat); },
+        }, gettext("Sit here")));
+      }
+      if (isHost && !quick && s.kind === "open") {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small", "data-key": "bot-" + s.seat, "data-testid": "add-bot",
+          disabled: !S.connected, onclick: function () { R.send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); },
+        }, gettext("Add computer")));
+      }
+      if (isHost && !quick && s.kind === "bot") {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small", "data-key": "rm-" + s.seat,
+          disabled: !S.connected, onclick: function () { R.send({ type: "remove_bot", seat: s.seat }); },
+        }, gettext("Remove")));
+      }
+      list.appendChild(row);
+    });
+    var seatsCard = el("section", { class: "card", "aria-labelledby": "seats-title" },
+      el("h2", { id: "seats-title" }, gettext("Players")), list);
+    if (mine === null) {
+      var nameInput = el("input", { id: "join-name", maxlength: "20", value: you.name || "", autocomplete: "nickname", "data-key": "join-name" });
+      seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) { ev.preventDefault(); join(null, nameInput.value); } },
+        el("label", { for: "join-name" }, gettext("Your nickname")), nameInput,
+        el("button", { type: "submit", class: "button-primary", "data-key": "join", "data-testid": "join-seat", disabled: !S.connected || open === 0 },
+          open ? gettext("Take a seat") : gettext("The table is full"))));
+    } else if (!isHost && !quick) {
+      seatsCard.appendChild(el("p", { class: "controls", style: { marginTop: "0.5rem" } },
+        el("span", { class: "grow hint" }, gettext("Waiting for the host to start the game.")),
+        el("button", { type: "button", "data-key": "leave", disabled: !S.connected, onclick: function () { R.send({ type: "leave" }); } }, gettext("Leave seat"))));
+    } else if (!isHost) {
+      seatsCard.appendChild(el("p", { class: "controls", style: { marginTop: "0.5rem" } },
+        el("button", { type: "button", "data-key": "leave", disabled: !S.connected, onclick: function () { R.send({ type: "leave" }); } }, gettext("Leave seat"))));
+    }
+    root.appendChild(seatsCard);
+
+    if (isHost && !quick) root.appendChild(hostControls(room, open));
+
+    root.appendChild(el("section", { class: "card fairness" },
+      el("h2", {}, gettext("Fair dice")),
+      el("p", { class: "hint" }, gettext("The fingerprint of the next game's secret seed. It is revealed after the game so anyone can check the dice.")),
+      el("p", { class: "seed-hash", "data-testid": "seed-hash" }, room.next_seed_hash || "")));
+    root.appendChild(R.reactionBar());
+  };
+
+  /* A quick-play table starts by itself (room.autostart_at): the seconds left,
+     counted on the server's clock, and a way not to wait. */
+  function quickStart(room, mine, open) {
+    var count = el("p", { class: "countdown", "data-testid": "autostart", role: "timer", "aria-live": "off" });
+    var box = el("section", { class: "card quick-start", "aria-labelledby": "quick-title" },
+      el("h2", { id: "quick-title" }, gettext("Quick play")), count);
+    function tick() {
+      if (!room.autostart_at) { count.textContent = gettext("Waiting for players…"); return; }
+      var left = Math.ceil(R.secondsUntil(room.autostart_at));
+      count.dataset.left = String(Math.max(0, left));
+      count.textContent = left > 0
+        ? fmt(ngettext("The game starts in %(n)s second", "The game starts in %(n)s seconds", left), { n: left })
+        : gettext("The game is starting…");
+    }
+    tick();
+    R.every("autostart", tick, 250);
+    if (mine !== null) {
+      box.appendChild(el("button", {
+        type: "button", class: "button-primary big-button", "data-key": "start-now", "data-testid": "play-now",
+        disabled: !S.connected, onclick: function () { R.send({ type: "start_now" }); },
+      }, open ? gettext("Play now with computers") : gettext("Play now")));
+      box.appendChild(el("p", { class: "hint" }, open
+        ? fmt(ngettext("Computers take the %(n)s empty seat.", "Computers take the %(n)s empty seats.", open), { n: open })
+        : gettext("Every seat is taken.")));
+    } else {
+      box.appendChild(el("p", { class: "hint" }, gettext("Take a seat to play; computers fill the seats nobody takes.")));
+    }
+    return box;
+  }
+
+  function botLevel(room) {
+    var easy = R.easyBot(room.game);
+    return S.botLevel && (S.botLevel === "standard" || S.botLevel === easy) ? S.botLevel : "standard";
+  }
+
+  function hostControls(room, open) {
+    var box = el("section", { class: "card host-controls", "aria-labelledby": "host-title" },
+      el("h2", { id: "host-title" }, gettext("Host")));
+    var pace = el("select", { id: "pace-select", "data-key": "pace", disabled: !S.connected, onchange: function () {
+      R.send({ type: "set_options", options: {}, pace: pace.value });
+    } },
+      el("option", { value: "normal", selected: room.pace === "normal" }, gettext("Normal: 15 seconds a move")),
+      el("option", { value: "party", selected: room.pace === "party" }, gettext("Party: 30 seconds a move, for new players")));
+    box.appendChild(el("label", { for: "pace-select" }, gettext("Pace")));
+    box.appendChild(pace);
+    var easy = R.easyBot(room.game);
+    if (easy) {
+      // Two levels for new players: the strong `standard` computer, or an easier one.
+      var level = el("select", { id: "bot-level", "data-key": "bot-level", onchange: function () { S.botLevel = level.value; } },
+        el("option", { value: "standard", selected: botLevel(room) === "standard" }, gettext("Strong")),
+        el("option", { value: easy, selected: botLevel(room) !== "standard" }, gettext("Easy")));
+      box.appendChild(el("label", { for: "bot-level" }, gettext("Computer players")));
+      box.appendChild(level);
+    }
+    R.houseRules(room.game).forEach(function (rule) {
+      var on = room.options && rule.key in room.options ? room.options[rule.key] !== false : rule.default;
+      var id = rule.id || rule.key.replace(/_/g, "-");
+      var cb = el("input", { type: "checkbox", id: id, checked: on, "data-key": id, disabled: !S.connected, onchange: function () {
+        var options = {};
+        options[rule.key] = cb.checked;
+        R.send({ type: "set_options", options: options });
+      } });
+      box.appendChild(el("label", { class: "choice" }, cb, el("span", {}, rule.label)));
+    });
+    // Quick play is always rated; a private table only when its host says so.
+    var rated = el("input", { type: "checkbox", id: "rated", checked: !!(room.options && room.options.rated), "data-key": "rated", "data-testid": "rated", disabled: !S.connected, onchange: function () {
+      R.send({ type: "set_options", options: { rated: rated.checked } });
+    } });
+    box.appendChild(el("label", { class: "choice" }, rated, el("span", {}, gettext("Rated game: the results change the ratings of players with an account"))));
+    if (open) {
+      box.appendChild(el("button", { type: "button", "data-key": "fill", "data-testid": "fill-bots", disabled: !S.connected, onclick: function () {
+        (room.seats || []).forEach(function (s) { if (s.kind === "open") R.send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); });
+      } }, gettext("Fill empty seats with computers")));
+    }
+    box.appendChild(el("button", {
+      type: "button", class: "button-primary big-button", "data-key": "start", "data-testid": "start",
+      disabled: !S.connected || open > 0, onclick: function () { R.send({ type: "start" }); },
+    }, gettext("Start the game")));
+    if (open) box.appendChild(el("p", { class: "hint" }, gettext("Every seat needs a player or a computer before the start.")));
+    return box;
+  }
+
+  function join(seat, name) {
+    var msg = { type: "join", client_seed: KG.clientSeed() };
+    if (seat !== null && seat !== undefined) msg.seat = seat;
+    if (name) msg.name = name;
+    if (R.send(msg)) S.seedFor = S.snap.room.next_seed_hash;
+  }
+
+  function copyLink() {
+    var status = document.getElementById("copy-status");
+    function done(ok) { if (status) status.textContent = ok ? gettext("Link copied") : R.SHARE_URL; }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(R.SHARE_URL).then(function () { done(true); }, function () { done(false); });
+    } else done(false);
+  }
+  function shareLink() {
+    navigator.share({ title: gettext("Khelaghor"), text: fmt(gettext("Room code %(code)s"), { code: R.CODE }), url: R.SHARE_URL })
+      .catch(function () { /* the person closed the sheet */ });
+  }
+})();

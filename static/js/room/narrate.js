@@ -1,0 +1,67 @@
+/* The room page, part 4: every event said in words (the live region and the
+   "What happened" log, through KG.announce). */
+(function () {
+  "use strict";
+  var KG = window.KG, R = KG.room, S = KG.state, fmt = KG.fmt, t = KG.t;
+
+  // Reasons the server itself gives for closing a room, translated where shown.
+  function gettext_noop(x) { return x; }
+  gettext_noop("Closed after sitting idle");
+  gettext_noop("This room has been closed");
+  R.reasonText = function (reason) { return reason ? t(reason) : ""; };
+
+  R.describeEvents = function (events, seatBefore) {
+    var mod = KG.games[S.snap.room.game], finished = false, nameOf = R.nameOf;
+    events.forEach(function (ev) {
+      var who = nameOf(ev.seat), text = null;
+      switch (ev.type) {
+        case "joined": text = fmt(gettext("%(name)s sat down"), { name: who }); break;
+        case "left": text = fmt(gettext("%(name)s left the seat"), { name: who }); break;
+        case "started": text = gettext("The game has started"); S.removed = false; break;
+        case "timeout": text = fmt(gettext("Time up for %(name)s"), { name: who }); break;
+        case "takeover": text = fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
+        case "reclaim": text = fmt(gettext("%(name)s is back"), { name: who }); break;
+        case "removed":
+          if (ev.seat === seatBefore) {
+            S.removed = true;
+            text = gettext("A moderator removed you from this seat");
+          } else {
+            text = S.snap.room.status === "playing"
+              ? fmt(gettext("A moderator removed the player in seat %(n)s; a computer plays it now"), { n: ev.seat + 1 })
+              : fmt(gettext("A moderator removed the player in seat %(n)s"), { n: ev.seat + 1 });
+          }
+          break;
+        case "renamed":
+          text = ev.seat === R.youSeat()
+            ? fmt(gettext("A moderator changed your name to %(name)s"), { name: who })
+            : fmt(gettext("A moderator changed the name in seat %(n)s to %(name)s"), { n: ev.seat + 1, name: who });
+          break;
+        case "closed":
+          text = ev.reason ? fmt(gettext("The room was closed: %(reason)s"), { reason: R.reasonText(ev.reason) }) : gettext("The room was closed");
+          break;
+        case "finished":
+          finished = true;
+          text = R.finishedText(ev.placings || []);
+          break;
+        default: if (mod && mod.describe) text = mod.describe(ev, R.ctx());
+      }
+      if (text) KG.announce(text);
+    });
+    var g = S.snap.game;
+    if (!finished && g && g.status !== "in_progress" && S.prevGame && S.prevGame.status === "in_progress" &&
+        S.snap.room.status !== "closed") {
+      KG.announce(gettext("The game is over"));
+    }
+  };
+
+  R.finishedText = function (placings) {
+    if (!placings.length) return gettext("The game is over");
+    var text = fmt(gettext("The game is over. %(name)s wins."), { name: R.nameOf(placings[0]) });
+    if (placings.length > 1) {
+      text += " " + fmt(gettext("Places: %(list)s."), {
+        list: placings.map(function (seat, i) { return R.ordinal(i + 1) + " " + R.nameOf(seat); }).join(", "),
+      });
+    }
+    return text;
+  };
+})();

@@ -1,0 +1,86 @@
+/* The room page, part 11: one render for the three faces (lobby, table,
+   closed), the head, and the start. */
+(function () {
+  "use strict";
+  var KG = window.KG, R = KG.room, S = KG.state, el = KG.el, fmt = KG.fmt;
+  if (!R.root) return;
+
+  /* The room's head: the game, the code and, at the table, the "More" button. */
+  R.header = function (title, atTable) {
+    return el("div", { class: "room-head" },
+      el("h1", { class: "room-title" }, title, " ",
+        el("span", { class: "room-code-small", "aria-label": fmt(gettext("room code %(code)s"), { code: R.CODE.split("").join(" ") }) }, R.CODE)),
+      atTable ? el("button", {
+        type: "button", class: "button-small more-button", "data-key": "more", "data-testid": "more-button",
+        "aria-expanded": "false", "aria-controls": "more-panel",
+        onclick: function () { R.toggleMore(R.root.dataset.more !== "open"); },
+      }, pgettext("table sheet", "More")) : null,
+      el("p", { id: "room-error", class: "message message-error", role: "alert", hidden: true }));
+  };
+
+  R.showError = function (message) {
+    var box = document.getElementById("room-error");
+    if (!box || !message) return;
+    box.textContent = message;
+    box.hidden = false;
+    R.after("error", function () { box.hidden = true; }, 5000);
+  };
+
+  /* Rebuild the page from the store, keeping the focused control focused. */
+  R.render = function (events) {
+    if (!S.snap || !S.snap.room) return;
+    var root = R.root;
+    var active = document.activeElement, focusKey = active && active.dataset && active.dataset.key;
+    var status = S.snap.room.status;
+    var view = status === "lobby" ? "lobby" : status === "closed" ? "closed" : "table";
+    if (root.dataset.view !== view) {
+      KG.clear(root);
+      R.stop("turn");
+      R.stop("autostart");
+      root.dataset.view = view;
+      document.body.classList.toggle("at-table", view === "table");
+      if (view === "table") R.buildTableShell();
+    }
+    if (view === "lobby") R.renderLobby();
+    else if (view === "closed") renderClosed();
+    else R.renderTable(events || []);
+    R.placeReport();
+    // State the page is in, for tests and for styling.
+    root.dataset.status = status;
+    root.dataset.connected = S.connected ? "yes" : "no";
+    root.dataset.version = String(S.version);
+    root.dataset.youSeat = R.youSeat() === null ? "" : String(R.youSeat());
+    if (focusKey && document.activeElement !== active) {
+      var again = root.querySelector('[data-key="' + focusKey + '"]');
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+  };
+  KG.render = R.render;
+
+  /* A closed room: the reason, large, and nothing left to press but the way out. */
+  function renderClosed() {
+    var root = R.root;
+    KG.clear(root);
+    root.appendChild(R.header(gettext("Room closed")));
+    var reason = R.reasonText(S.snap.room.closed_reason);
+    root.appendChild(el("section", { class: "card closed-card", "data-testid": "closed-reason", role: "alert" },
+      el("h2", {}, gettext("The room was closed")),
+      el("p", { class: "closed-reason" }, reason ? fmt(gettext("Reason: %(reason)s"), { reason: reason }) : gettext("This room is no longer available."))));
+    var game = S.snap.game, row = el("p", { class: "actions" });
+    if (game && game.page_url) row.appendChild(el("a", { class: "button", href: game.page_url }, gettext("See the game and its replay")));
+    row.appendChild(el("a", { class: "button button-primary", href: root.dataset.homeUrl }, gettext("Back to the start")));
+    root.appendChild(row);
+  }
+
+  // ---- start ------------------------------------------------------------------------
+
+  var initial = document.getElementById("room-snapshot");
+  if (initial) {
+    try { R.adopt(JSON.parse(initial.textContent), []); } catch (e) { /* the socket brings one */ }
+  }
+  R.setNet("connecting");
+  R.setupReport();
+  R.render();
+  R.announceUpdate([], false);
+  R.connect();
+})();

@@ -1,0 +1,103 @@
+/* The room page, part 6: the results, as a sheet over the table.
+
+   When a game ends the sheet rises from the bottom of the screen, where the
+   player is looking whatever they had scrolled to, and takes the focus once:
+   the winner in big, the places, Rematch (the host), Share, the fair-dice
+   links and the luck report. "See the board" lowers it; "Results" brings it
+   back. */
+(function () {
+  "use strict";
+  var KG = window.KG, R = KG.room, S = KG.state, el = KG.el, fmt = KG.fmt, digits = KG.digits;
+
+  function over(game) {
+    return game && game.status !== "in_progress" && S.snap.room.status !== "playing";
+  }
+  R.resultsOver = over;
+
+  R.renderResults = function () {
+    var game = S.snap.game, you = S.snap.you || {}, box = S.parts.results;
+    var scrolled = box.scrollTop;  // a redraw (the luck report arriving) keeps the place
+    KG.clear(box);
+    if (!over(game) || S.resultsClosed === game.id) { box.hidden = true; return; }
+    box.hidden = false;
+    var placings = game.placings || [], mine = R.youSeat();
+    var title = el("h2", { id: "results-title", tabindex: "-1", "data-key": "results-title" }, gettext("Results"));
+    box.appendChild(el("div", { class: "sheet-head" }, title,
+      el("button", { type: "button", class: "button-small", "data-key": "results-close", "data-testid": "results-close",
+        onclick: function () { S.resultsClosed = game.id; R.render(); } }, gettext("See the board"))));
+    if (placings.length) {
+      var first = placings[0];
+      box.appendChild(el("p", { class: "winner", "data-testid": "winner" }, el("span", { "aria-hidden": "true" }, "🏆 "),
+        KG.seatBadge(first),
+        first === mine ? gettext("You win!") : fmt(gettext("%(name)s wins!"), { name: R.nameOf(first) })));
+    }
+    var list = el("ol", { class: "placings", "data-testid": "placings" });
+    placings.forEach(function (seat, i) {
+      list.appendChild(el("li", { class: i === 0 ? "first" : null }, el("span", { class: "place" }, digits(i + 1)), KG.seatBadge(seat),
+        el("span", {}, R.nameOf(seat) + (seat === mine ? " (" + gettext("you") + ")" : ""))));
+    });
+    box.appendChild(list);
+    var row = el("div", { class: "results-actions" });
+    if (you.is_host) {
+      row.appendChild(el("button", { type: "button", class: "button-primary big-button", "data-key": "rematch", "data-testid": "rematch",
+        disabled: !S.connected, onclick: function () { R.send({ type: "rematch" }); } }, gettext("Rematch")));
+    } else {
+      row.appendChild(el("p", { class: "hint" }, gettext("The host can start a rematch.")));
+    }
+    row.appendChild(el("button", { type: "button", "data-key": "share-result", "data-testid": "share-result",
+      onclick: function () { share(game, placings); } }, gettext("Share")));
+    row.appendChild(el("a", { class: "button", href: R.root.dataset.homeUrl }, gettext("Back to the start")));
+    box.appendChild(row);
+    box.appendChild(el("p", { id: "share-status", class: "hint", role: "status", "data-testid": "share-status" }));
+    box.appendChild(R.fairnessPanel(game));
+    box.appendChild(luckSection(game));
+    box.scrollTop = scrolled;
+    if (S.resultsSeen !== game.id) {
+      // Once per game: the focus (and a screen reader) goes to the results.
+      S.resultsSeen = game.id;
+      setTimeout(function () { if (title.isConnected) title.focus({ preventScroll: true }); }, 0);
+    }
+  };
+
+  /* The result and a link to the finished game's page (its replay and fair-dice
+     check): the phone's share sheet where there is one, else the link copied. */
+  function share(game, placings) {
+    var url = game.page_url ? new URL(game.page_url, location.href).href : R.SHARE_URL;
+    var text = placings.length
+      ? fmt(gettext("%(name)s won %(game)s on Khelaghor"), { name: R.nameOf(placings[0]), game: R.gameTitle(S.snap.room.game) })
+      : R.gameTitle(S.snap.room.game);
+    var status = document.getElementById("share-status");
+    function say(msg) { if (status) status.textContent = msg; }
+    function copy() {
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text + " " + url).then(function () { say(gettext("Link copied")); }, function () { say(url); });
+      } else say(url);
+    }
+    if (navigator.share) {
+      navigator.share({ title: gettext("Khelaghor"), text: text, url: url }).catch(function (e) {
+        if (!e || e.name !== "AbortError") copy();  // no sheet after all; closing it is not an error
+      });
+    } else copy();
+  }
+
+  /* The luck report (/games/<id>/luck.json, drawn by luck.js), fetched once per game. */
+  function luckSection(game) {
+    var wrap = el("section", { class: "luck", "aria-labelledby": "luck-title", "data-testid": "luck" },
+      el("h3", { id: "luck-title" }, gettext("Luck report")));
+    if (!game.id) return wrap;
+    var report = S.luck[game.id];
+    if (!report) {
+      S.luck[game.id] = "loading";
+      fetch("/games/" + game.id + "/luck.json", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+        .then(function (data) { S.luck[game.id] = data; R.render(); })
+        .catch(function () { S.luck[game.id] = "failed"; R.render(); });
+      report = "loading";
+    }
+    if (report === "loading") { wrap.appendChild(el("p", { class: "hint" }, gettext("Counting the dice…"))); return wrap; }
+    if (report === "failed") { wrap.appendChild(el("p", { class: "hint" }, gettext("The luck report could not be loaded."))); return wrap; }
+    wrap.dataset.kind = report.kind;
+    wrap.appendChild(KG.luck.draw(report, { nameOf: R.nameOf }));
+    return wrap;
+  }
+})();

@@ -1,0 +1,191 @@
+/* The room page, part 3: the socket and versioning.
+
+   The server is the only authority (docs/protocol.md). The page keeps the last
+   snapshot and `version` (store.js), redraws from it, and sends intentions. On a
+   version gap it reconnects, which brings a fresh snapshot. It reconnects on its
+   own with backoff (0.5 s doubling to 8 s, with jitter) and says so on screen;
+   actions are disabled while it is not connected. After each snapshot or update
+   is applied and drawn, the page dispatches `kg:update` (described in store.js). */
+(function () {
+  "use strict";
+  var KG = window.KG, R = KG.room, S = KG.state, fmt = KG.fmt;
+  var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
+  // A seated page's messages keep its seat "present"; a seat silent for 40 s counts as away.
+  var PING_EVERY = 25000, PONG_WITHIN = 8000;
+
+  function wsUrl() {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/rooms/" + R.CODE + "/";
+  }
+
+  R.connect = function () {
+    R.stop("retry");
+    if (S.ws) return;
+    R.setNet("connecting");
+    var ws;
+    try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleRetry(); return; }
+    S.ws = ws;
+    ws.onopen = function () {
+      S.connected = true;
+      S.seedFor = null;
+      startPing();
+    };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      receive(msg);
+    };
+    ws.onclose = function (ev) {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      S.connected = false;
+      S.pending = false;
+      stopPing();
+      if (ev.code === 4004) { R.setNet("gone"); R.render(); return; }
+      scheduleRetry();
+      R.render();
+    };
+    ws.onerror = function () { /* onclose follows */ };
+  };
+
+  function scheduleRetry(now) {
+    if (S.timers.retry !== undefined) return;
+    var base = Math.min(BACKOFF_MAX, BACKOFF_MIN * Math.pow(2, S.attempt));
+    var delay = now ? 0 : Math.round(base / 2 + Math.random() * base / 2);  // jitter
+    S.attempt += 1;
+    S.retryAt = Date.now() + delay;
+    R.setNet(navigator.onLine === false ? "offline" : "retrying");
+    R.after("retry", R.connect, delay);
+  }
+
+  /* Drop the socket and come back with a fresh snapshot, now. */
+  function resync() {
+    if (S.ws) {
+      var ws = S.ws;
+      S.ws = null;
+      S.connected = false;
+      ws.onclose = null;
+      try { ws.close(); } catch (e) { /* already closed */ }
+    }
+    stopPing();
+    S.attempt = 0;
+    scheduleRetry(true);
+  }
+
+  function startPing() {
+    R.every("ping", function () {
+      R.send({ type: "ping" });
+      // A socket that stays silent is dead even if the browser has not noticed.
+      R.after("pong", resync, PONG_WITHIN);
+    }, PING_EVERY);
+  }
+  function stopPing() { R.stop("ping"); R.stop("pong"); }
+
+  R.send = function (msg) {
+    if (!S.ws || S.ws.readyState !== 1) return false;
+    S.ws.send(JSON.stringify(msg));
+    return true;
+  };
+  KG.send = R.send;
+
+  /* A game move, once: further taps wait for the server's answer. */
+  R.act = function (action) {
+    if (!S.connected || S.pending) return;
+    if (R.send({ type: "action", version: S.version, action: action })) {
+      S.pending = true;
+      R.render();
+    }
+  };
+
+  window.addEventListener("offline", function () {
+    R.setNet("offline");
+    resync();
+  });
+  window.addEventListener("online", function () { resync(); });
+  document.addEventListener("visibilitychange", function () {
+    // Phones freeze background tabs; on return, make sure we are live.
+    if (!document.hidden && !S.connected) resync();
+  });
+
+  // ---- messages from the server ---------------------------------------------------
+
+  function receive(msg) {
+    R.stop("pong");
+    switch (msg.type) {
+      case "snapshot":
+        S.attempt = 0;
+        R.setNet("online");
+        R.adopt(msg, []);
+        S.pending = false;
+        contribute();
+        R.render();
+        R.announceUpdate([], false);
+        break;
+      case "update":
+        if (S.version !== null && msg.version !== S.version + 1) {
+          if (msg.version <= S.version) return;  // an echo of something we have
+          resync();                                // a gap: ask for the truth
+          return;
+        }
+        S.pending = false;
+        var seatBefore = R.youSeat(), events = msg.events || [];
+        R.adopt(msg, events);
+        contribute();
+        R.describeEvents(events, seatBefore);
+        R.render(events);
+        R.announceUpdate(events, true);
+        break;
+      case "reaction":
+        R.showReaction(msg.seat, msg.reaction);
+        break;
+      case "error":
+        S.pending = false;
+        if (msg.code !== "stale_version") KG.announce(msg.message || gettext("Something went wrong"));
+        R.showError(msg.message);
+        R.render();
+        break;
+      case "pong":
+      case "ok":
+        break;
+    }
+  }
+
+  /* Fair dice (docs/protocol.md): once the room shows the commitment for the
+     next game (in the lobby, and again on the results after every game), a
+     seated page sends a fresh contribution for it, once. */
+  function contribute() {
+    var you = S.snap.you, room = S.snap.room;
+    var between = room.status === "lobby" || room.status === "finished";
+    if (you && you.seat !== null && you.seat !== undefined && between && S.seedFor !== room.next_seed_hash) {
+      if (R.send({ type: "seed", client_seed: KG.clientSeed() })) S.seedFor = room.next_seed_hash;
+    }
+  }
+
+  // ---- the connection line ------------------------------------------------------
+
+  var NET_TEXT = {
+    connecting: function () { return gettext("Connecting…"); },
+    online: function () { return gettext("Connected"); },
+    offline: function () { return gettext("You are offline. We will reconnect as soon as the network is back."); },
+    gone: function () { return gettext("This room is no longer available."); },
+  };
+  R.setNet = function (state) {
+    S.net = state;
+    var box = document.getElementById("net-status");
+    R.stop("net");
+    document.body.classList.toggle("is-offline", state !== "online");
+    if (!box) return;
+    box.dataset.state = state;
+    function paint() {
+      if (state === "retrying") {
+        var secs = Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000));
+        box.textContent = secs > 0
+          ? fmt(gettext("Connection lost. Reconnecting in %(n)s s…"), { n: secs })
+          : gettext("Connection lost. Reconnecting…");
+      } else {
+        box.textContent = NET_TEXT[state] ? NET_TEXT[state]() : "";
+      }
+    }
+    paint();
+    if (state === "retrying") R.every("net", paint, 500);
+  };
+})();

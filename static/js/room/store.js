@@ -1,0 +1,116 @@
+/* The room page, part 1 of 11: the store.
+
+   The room page is split into plain scripts, loaded with `defer` in this order
+   (templates/rooms/room.html): store, games, socket, narrate, ../luck, results,
+   table, lobby, report, reactions, page. No build step. Each file adds functions
+   to KG.room; this file holds the page's ONLY mutable state, KG.state (`S`
+   below): the last snapshot and version, the connection, the timers and the UI
+   flags. The other files keep no state of their own.
+
+   Event for other scripts (the game-feel helpers, sounds, the title cue):
+   after every snapshot or update has been applied and drawn, the page dispatches
+
+     document.dispatchEvent(new CustomEvent("kg:update", {detail: {
+       events: [...],   // the server's events of that update; [] for a snapshot
+       snap: {...},     // the merged snapshot: {version, you, room, game}
+       you: 2,          // this page's seat index, or null for a spectator
+       fresh: true,     // true for a live update, false for the first snapshot
+     }}))               //   (from the page or the socket) and for every resync
+
+   Listeners must not change `snap`; it is the store's own object. */
+(function () {
+  "use strict";
+  var KG = window.KG;
+  // The catalogue (/jsi18n/) defines pgettext; without it, the English msgid.
+  if (!window.pgettext) window.pgettext = function (context, s) { return s; };
+  var S = {
+    snap: null,            // the last snapshot/update merged: {version, you, room, game}
+    prevGame: null,        // the game before the last update (for "the game is over")
+    version: null,
+    lastEvents: [],
+    // the connection (socket.js)
+    ws: null,
+    connected: false,
+    net: "connecting",     // connecting | online | retrying | offline | gone
+    attempt: 0,
+    retryAt: 0,
+    offset: 0,             // server clock minus ours, in seconds (from server_time)
+    pending: false,        // an action is on its way; avoid double taps
+    seedFor: null,         // the server-seed commitment this page has contributed to
+    // what the page shows
+    removed: false,        // a moderator took this page's player out of their seat
+    luck: {},              // game id -> the luck report, "loading" or "failed"
+    botLevel: null,        // the host's choice of computer level in the lobby
+    resultsSeen: null,     // the game id whose results were last brought into view
+    resultsClosed: null,   // the game id whose results sheet the player closed
+    parts: {},             // the table's containers (table.js)
+    report: null,          // the report form's nodes (report.js)
+    timers: {},            // every interval/timeout of the page, by name
+  };
+  KG.state = S;
+
+  var R = (KG.room = KG.room || {});
+  R.root = document.getElementById("room");
+  if (R.root) {
+    R.CODE = R.root.dataset.code;
+    R.SHARE_URL = R.root.dataset.shareUrl || location.href;
+  }
+
+  /* Timers live here too, by name: starting one stops the previous of that name. */
+  R.every = function (name, fn, ms) { R.stop(name); S.timers[name] = setInterval(fn, ms); };
+  R.after = function (name, fn, ms) { R.stop(name); S.timers[name] = setTimeout(fn, ms); };
+  R.stop = function (name) {
+    if (S.timers[name] !== undefined) { clearInterval(S.timers[name]); clearTimeout(S.timers[name]); delete S.timers[name]; }
+  };
+
+  /* Merge a snapshot or an update into the store. */
+  R.adopt = function (msg, events) {
+    var prev = S.snap;
+    // The countdowns run on the server's clock: deadline - server_time is what
+    // is left, however far off this device's clock is.
+    if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now() / 1000;
+    S.prevGame = prev && prev.game;
+    S.snap = {
+      version: msg.version,
+      you: msg.you || (prev && prev.you) || { seat: null, is_host: false },
+      room: msg.room || (prev && prev.room),
+      game: msg.game !== undefined ? msg.game : prev && prev.game,
+    };
+    S.version = msg.version;
+    S.lastEvents = events;
+  };
+
+  /* Tell the other scripts (see the top of this file). */
+  R.announceUpdate = function (events, fresh) {
+    if (!S.snap) return;
+    document.dispatchEvent(new CustomEvent("kg:update", {
+      detail: { events: events || [], snap: S.snap, you: R.youSeat(), fresh: !!fresh },
+    }));
+  };
+
+  /* Seconds left until a Unix time of the server's clock. */
+  R.secondsUntil = function (unix) { return unix - (Date.now() / 1000 + S.offset); };
+
+  // ---- reads ------------------------------------------------------------------
+
+  R.youSeat = function () {
+    var you = S.snap && S.snap.you;
+    return you && typeof you.seat === "number" ? you.seat : null;
+  };
+  R.seatOf = function (i) {
+    var seats = (S.snap && S.snap.room && S.snap.room.seats) || [];
+    return seats[i] || { seat: i, kind: "open" };
+  };
+  R.nameOf = function (i) {
+    if (i === null || i === undefined) return "";
+    var s = R.seatOf(i);
+    if (s.name) return s.name;
+    if (s.kind === "bot") return KG.fmt(gettext("Computer %(n)s"), { n: i + 1 });
+    return KG.fmt(gettext("Seat %(n)s"), { n: i + 1 });
+  };
+  KG.nameOf = R.nameOf;
+  R.ordinal = function (n) {
+    return [null, gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th"), gettext("5th"), gettext("6th")][n] || KG.digits(n);
+  };
+  KG.ordinal = R.ordinal;
+})();

@@ -1,0 +1,187 @@
+/* The room page, part 7: the table's shell around the game's board.
+
+   One screen on a phone: a slim head (game, code, "More"), whose turn with the
+   timer ring, the seats in a compact strip, the board in the space that is
+   left, and the game's controls in a bar at the bottom, under the thumb. What
+   is not needed every turn (quick reactions, what happened, fair dice, the
+   report form) is in the "More" sheet; on a wide screen it is shown beside the
+   board. The game's own files draw the board and the controls:
+   KG.games[name].render(board, controls, ctx, events). */
+(function () {
+  "use strict";
+  var KG = window.KG, R = KG.room, S = KG.state, el = KG.el, fmt = KG.fmt, digits = KG.digits;
+
+  /* What a game's renderer gets (its whole interface to the page). */
+  R.ctx = function () {
+    var snap = S.snap, game = snap.game || {};
+    return {
+      snap: snap, room: snap.room, game: snap.game, view: game.view || {},
+      prevView: S.prevGame && S.prevGame.view, events: S.lastEvents || [],
+      you: R.youSeat(), legal: game.legal || [], canAct: S.connected && !S.pending,
+      act: R.act, nameOf: R.nameOf, seat: R.seatOf,
+    };
+  };
+
+  R.connDot = function (s) {
+    if (s.kind === "bot") return el("span", { class: "conn bot", title: gettext("computer"), "aria-label": gettext("computer") });
+    if (s.kind !== "human") return el("span", { class: "conn", "aria-hidden": "true" });
+    var on = s.connected && !s.held;
+    var label = s.held ? gettext("away: the computer is holding the seat") : s.connected ? gettext("connected") : gettext("away");
+    return el("span", { class: "conn" + (on ? " on" : ""), role: "img", "aria-label": label, title: label });
+  };
+
+  R.buildTableShell = function () {
+    var room = S.snap.room, P = (S.parts = {});
+    P.head = R.header(R.gameTitle(room.game), true);
+    P.turn = el("div", { class: "turn-bar", "data-testid": "turn-bar" });
+    P.seats = el("ul", { class: "table-seats", "aria-label": gettext("Players") });
+    P.held = el("div", { class: "held-banner", hidden: true });
+    P.removed = el("p", { class: "message message-error removed-banner", "data-testid": "removed-banner", hidden: true },
+      el("strong", {}, gettext("A moderator removed you from this seat")), el("br"),
+      gettext("A computer plays it now; you can watch the rest of the game."));
+    P.results = el("section", { class: "card results sheet", hidden: true, "aria-labelledby": "results-title", "data-testid": "results" });
+    P.board = el("div", { class: "board-col", "data-testid": "board" });
+    P.controls = el("div", { class: "controls-col", "data-testid": "controls" });
+    P.reactions = el("div", {});
+    P.fair = el("div", {});
+    P.log = el("details", { class: "panel" }, el("summary", {}, gettext("What happened")), el("ol", { id: "event-log", class: "log" }));
+    P.more = el("div", { id: "more-panel", class: "more-panel", "data-testid": "more-panel" },
+      el("div", { class: "sheet-head more-head" }, el("h2", { id: "more-title", tabindex: "-1" }, pgettext("table sheet", "More")),
+        el("button", { type: "button", class: "button-small", "data-key": "more-close", onclick: function () { R.toggleMore(false); } }, gettext("Close"))),
+      P.reactions, P.log, P.fair, el("div", { class: "report-slot" }));
+    P.more.setAttribute("aria-labelledby", "more-title");
+    P.more.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && R.root.dataset.more === "open") { R.toggleMore(false); }
+    });
+    R.root.dataset.more = "closed";
+    R.root.appendChild(P.head);
+    R.root.appendChild(el("div", { class: "table-top" }, P.turn, P.seats));
+    R.root.appendChild(P.held);
+    R.root.appendChild(P.removed);
+    R.root.appendChild(el("div", { class: "table-layout" }, P.board, el("div", { class: "side-col" }, P.controls, P.more)));
+    R.root.appendChild(P.results);
+    P.module = null;
+  };
+
+  /* The "More" sheet on a phone: opens over the bottom of the table, Escape or
+     Close puts it away and gives the focus back to the button. */
+  R.toggleMore = function (open) {
+    R.root.dataset.more = open ? "open" : "closed";
+    var button = R.root.querySelector("[data-key=more]");
+    if (button) button.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) { var h = document.getElementById("more-title"); if (h) h.focus(); }
+    else if (button) button.focus();
+  };
+
+  R.renderTable = function (events) {
+    var snap = S.snap, room = snap.room, game = snap.game, P = S.parts;
+    var mod = KG.games[room.game];
+    var c = R.ctx();
+    KG.clear(P.seats);
+    (room.seats || []).forEach(function (s) {
+      var turnSeat = game && game.turn ? game.turn.seat : null;
+      var placed = game && game.placings ? game.placings.indexOf(s.seat) : -1;
+      var colour = mod && mod.colourOf ? mod.colourOf(s.seat, c) : s.seat;
+      P.seats.appendChild(el("li", {
+        class: "table-seat" + (s.seat === turnSeat ? " is-turn" : "") + (s.seat === c.you ? " is-you" : "") + (mod && mod.isOut && mod.isOut(s.seat, c) ? " is-out" : ""),
+        "data-seat": s.seat, "aria-current": s.seat === turnSeat ? "true" : null,
+      }, KG.seatBadge(colour),
+        el("span", { class: "seat-name" }, R.nameOf(s.seat) + (s.seat === c.you ? " (" + gettext("you") + ")" : "")),
+        el("span", { class: "seat-extra" }, R.connDot(s),
+          mod && mod.seatExtra ? mod.seatExtra(s.seat, c) : "",
+          placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, R.ordinal(placed + 1)) : null)));
+    });
+
+    renderTurn(game);
+    renderHeld();
+    P.removed.hidden = !S.removed || R.youSeat() !== null;
+    R.renderResults();
+    if (mod) mod.render(P.board, P.controls, c, events);
+    R.root.classList.toggle("has-controls", !!P.controls.querySelector("button"));
+    KG.clear(P.reactions).appendChild(R.reactionBar());
+    // Fair dice: here during the game, on the results sheet after it.
+    KG.clear(P.fair);
+    if (!R.resultsOver(game)) P.fair.appendChild(R.fairnessPanel(game));
+  };
+
+  // The countdown ring: drawn from turn.deadline, corrected by the server clock offset.
+  function renderTurn(game) {
+    var P = S.parts;
+    KG.clear(P.turn);
+    R.stop("turn");
+    if (!game || game.status !== "in_progress" || !game.turn) {
+      var over = game && game.status !== "in_progress";
+      P.turn.appendChild(el("p", { class: "turn-text" }, over ? gettext("The game is over") : gettext("Waiting…")));
+      if (over && S.resultsClosed === game.id) {
+        P.turn.appendChild(el("button", { type: "button", class: "button-small button-primary", "data-key": "results-open", "data-testid": "results-open",
+          onclick: function () { S.resultsClosed = null; S.resultsSeen = null; R.render(); } }, gettext("Results")));
+      }
+      return;
+    }
+    var turn = game.turn, mine = turn.seat === R.youSeat();
+    var text;
+    if (turn.seat === null || turn.seat === undefined) text = gettext("The dice are rolling…");
+    else if (mine) text = gettext("Your turn");
+    else if (turn.by === "bot") text = fmt(gettext("%(name)s is thinking…"), { name: R.nameOf(turn.seat) });
+    else text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
+    P.turn.classList.toggle("is-mine", mine);
+    var RAD = 18, C = 2 * Math.PI * RAD;
+    var fg = KG.svg("circle", { class: "ring-fg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5, "stroke-dasharray": C.toFixed(2), transform: "rotate(-90 22 22)" });
+    var label = KG.svg("text", { x: 22, y: 27, "text-anchor": "middle" });
+    var ring = KG.svg("svg", { class: "timer-ring", viewBox: "0 0 44 44", role: "timer", "aria-label": gettext("Time left"), "data-testid": "timer" },
+      KG.svg("circle", { class: "ring-bg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5 }), fg, label);
+    P.turn.appendChild(ring);
+    P.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
+    // The full length of a turn is the room's (15 s, or 30 s at a party table); what
+    // is left is the deadline against the server's clock (S.offset, from server_time).
+    var total = S.snap.room.turn_seconds || 15;
+    function tick() {
+      if (!turn.deadline) { ring.style.visibility = "hidden"; return; }
+      var left = Math.min(total, Math.max(0, R.secondsUntil(turn.deadline)));
+      ring.dataset.left = left.toFixed(1);
+      fg.setAttribute("stroke-dashoffset", (C * (1 - Math.min(1, left / total))).toFixed(2));
+      label.textContent = digits(Math.ceil(left));
+      ring.classList.toggle("low", left <= 5);
+    }
+    tick();
+    R.every("turn", tick, 250);
+  }
+
+  function renderHeld() {
+    var P = S.parts, mine = R.youSeat();
+    var seat = mine !== null ? R.seatOf(mine) : null;
+    KG.clear(P.held);
+    if (!seat || !seat.held || S.snap.room.status !== "playing") { P.held.hidden = true; return; }
+    P.held.hidden = false;
+    P.held.appendChild(el("p", {}, gettext("The computer is holding your seat while you were away.")));
+    P.held.appendChild(el("button", {
+      type: "button", class: "button-primary", "data-key": "reclaim", "data-testid": "reclaim",
+      disabled: !S.connected, onclick: function () { R.send({ type: "reclaim" }); },
+    }, gettext("Take it back")));
+  }
+
+  R.fairnessPanel = function (game) {
+    var f = (game && game.fairness) || {};
+    var dl = el("dl", {},
+      el("dt", {}, gettext("Scheme")), el("dd", {}, f.scheme || "—"),
+      el("dt", {}, gettext("Server seed hash")), el("dd", { "data-testid": "server-seed-hash" }, f.server_seed_hash || "—"),
+      el("dt", {}, gettext("Client seed")), el("dd", {}, f.client_seed || "—"),
+      el("dt", {}, gettext("Server seed")), el("dd", { "data-testid": "server-seed" }, f.server_seed || gettext("revealed when the game is over")));
+    var details = el("details", { class: "panel fairness" }, el("summary", {}, gettext("Fair dice")), dl);
+    // Once the game is over its own page shows the fairness check and the replay;
+    // /verify/ checks any record pasted into it.
+    if (game && game.page_url) {
+      details.appendChild(el("a", { href: game.page_url, "data-testid": "verify-link" }, gettext("Verify the dice")));
+      details.appendChild(document.createTextNode(" "));
+    }
+    if (f.server_seed) {
+      details.appendChild(el("a", { href: R.root.dataset.verifyUrl, "data-testid": "verify-any-link" }, gettext("Check any record")));
+      details.appendChild(document.createTextNode(" "));
+    }
+    if (game && game.record_url) {
+      details.appendChild(el("a", { href: game.record_url, download: "", "data-testid": "record-link" }, gettext("Download the game record")));
+    }
+    if (game && game.status !== "in_progress") details.open = true;
+    return details;
+  };
+})();
