@@ -197,6 +197,7 @@
     };
     S.version = msg.version;
     S.lastEvents = events;
+    document.dispatchEvent(new CustomEvent("kg:update", { detail: { events: events, snap: S.snap, you: youSeat(), fresh: msg.type === "update" } }));  // kg:update hook (feel)
   }
 
   function afterConnect() {
