@@ -58,6 +58,8 @@
     var room = document.getElementById("room");
     if (!room) return;
     if (!box) buildButton();
+    // A closed room has nothing left to press, this switch included.
+    if (room.dataset.view === "closed") { box.remove(); return; }
     var slot = document.getElementById("feel-slot");
     var head = room.querySelector(".room-head");
     if (slot) {
