@@ -28,6 +28,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 SHOTS = Path("/tmp/shots-feel")
 ROLLING = re.compile(r"\bdie-rolling\b")
+# A phone's vibration motor, counted (Chromium on a desktop has none to feel).
+COUNT_VIBRATIONS = """
+window.__vibrations = 0;
+navigator.vibrate = function () { window.__vibrations += 1; return true; };
+"""
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +89,8 @@ WATCH_ANIMATION_MARKS = """() => {
 def test_sound_is_off_at_first_one_tap_turns_it_on_and_a_reload_remembers(players, screenshots):
     rumi = players("Rumi", "bn", PHONE)
     tanvir = players("Tanvir", "en", DESKTOP)
+    for player in (rumi, tanvir):
+        player.context.add_init_script(COUNT_VIBRATIONS)
     seat_two_and_start(rumi, tanvir, "snakes", 2)
     for player, name in ((rumi, "শব্দ"), (tanvir, "Sound")):
         toggle = player.page.get_by_test_id("sound-toggle")
@@ -112,9 +119,30 @@ def test_sound_is_off_at_first_one_tap_turns_it_on_and_a_reload_remembers(player
 
     # With sound on, a roll asks for the dice's rattle; with it off, nothing is played.
     wait_for_my_turn(page)
-    roll_once(page)
+    while my_turn(page):
+        roll_once(page)
     page.wait_for_function("() => KG.feel.played.indexOf('roll') >= 0")
+    # When the turn comes back: the chime, and the phone buzzes (sound on only).
+    chimes = page.evaluate("KG.feel.played.filter(s => s === 'turn').length")
+    wait_for_my_turn(tanvir.page)
+    while my_turn(tanvir.page):
+        roll_once(tanvir.page)
+    wait_for_my_turn(page)
+    page.wait_for_function(
+        "n => KG.feel.played.filter(s => s === 'turn').length > n", arg=chimes)
+    assert page.evaluate("window.__vibrations") >= 1
     assert tanvir.page.evaluate("KG.feel.played") == []
+    assert tanvir.page.evaluate("window.__vibrations") == 0
+
+    # The square numbers are drawn over the snakes and ladders, with a halo.
+    layers = page.evaluate(
+        "() => [...document.querySelector('[data-testid=snakes-board]').children]"
+        ".map(n => n.getAttribute('class'))")
+    assert layers.index("square-numbers") > layers.index("jumps"), layers
+    assert page.locator(".square-numbers text").count() == 100
+    halo = page.locator(".square-numbers text").first.evaluate(
+        "t => [getComputedStyle(t).paintOrder, getComputedStyle(t).stroke]")
+    assert halo[0].startswith("stroke") and halo[1] != "none", halo
 
     # And one more tap turns it off again, remembered too.
     page.get_by_test_id("sound-toggle").click()

@@ -13,6 +13,7 @@ import pytest
 from games.record import replay
 from rooms import clock, services
 from rooms.models import Game
+from tests.reference_checker import check
 from tests.room_fixtures import person
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +97,7 @@ def test_the_computers_place_at_once_after_the_human_wins_and_the_record_replays
         assert len(rolls) == game_row.nonce  # every roll drawn is in the record
         checked = replay(record, check_dice=True)
         assert checked.placings == game_row.placings and checked.dice_checked == len(rolls)
+        assert check(record) is None  # the independent reading of docs/record.md agrees
         return
     raise AssertionError("the human never placed first in 40 games")
 
@@ -108,7 +110,9 @@ def test_a_player_who_left_is_placed_by_the_computer_with_the_rest():
     game_row = game_of(room)
     assert game_row.status == Game.Status.FINISHED
     assert change.events[-1] == {"type": "finished", "placings": game_row.placings}
-    assert replay(services.game_record(game_row), check_dice=True).placings == game_row.placings
+    record = services.game_record(game_row)
+    assert replay(record, check_dice=True).placings == game_row.placings
+    assert check(record) is None
 
 
 def test_a_human_still_to_place_keeps_the_computers_at_their_pace():
