@@ -102,6 +102,7 @@ def test_sound_is_off_at_first_one_tap_turns_it_on_and_a_reload_remembers(player
         width = player.page.viewport_size["width"]
         assert player.page.evaluate("document.documentElement.scrollWidth") <= width
     shoot(rumi, screenshots, "feel-sound-off")
+    shoot(tanvir, screenshots, "feel-sound-off")
 
     page = rumi.page
     page.get_by_test_id("sound-toggle").click()
@@ -110,6 +111,7 @@ def test_sound_is_off_at_first_one_tap_turns_it_on_and_a_reload_remembers(player
     # The tap itself plays the your-turn chime, so the player hears what they turned on.
     assert "turn" in page.evaluate("KG.feel.played")
     shoot(rumi, screenshots, "feel-sound-on")
+    shoot(tanvir, screenshots, "feel-sound-on-elsewhere")
 
     page.reload()
     rumi.wait_online()
