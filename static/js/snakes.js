@@ -196,7 +196,12 @@
     controls.appendChild(panel);
   }
 
+  /* One update that plays out the computers' places (docs/rules.md §3.4) holds
+     every roll; the live region says who reached 100, and the results, not
+     each of a hundred rolls. */
+  var MANY = 12;
   function describe(ev, c) {
+    if (c.events && c.events.length > MANY && !(ev.type === "move" && ev.to === 100)) return null;
     var who = c.nameOf(ev.seat);
     if (ev.type === "roll") return fmt(gettext("%(name)s rolled %(n)s"), { name: who, n: ev.value });
     if (ev.type === "move") {
