@@ -384,5 +384,6 @@ DECLARATION = Declaration(
     dice_fields=(DiceField("round", "dice", by_seat=True),),
     rules_template="rules/liars_dice.html",
     script="js/liars_dice.js",
+    stylesheet="css/liars_dice.css",
     icon_template="rooms/icons/liars_dice.html",
 )

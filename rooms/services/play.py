@@ -208,7 +208,9 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
             state = _apply(room, game_row, seats, state, None, {"type": "roll"}, change)
         elif turn.forced is not None:
             state = _apply(room, game_row, seats, state, turn.seat, turn.forced, change)
-        elif instant_bots and (seats[turn.seat].kind == Seat.Kind.BOT or seats[turn.seat].held):
+        elif (instant_bots or only_computers_to_place(game_row, state, seats)) and (
+            seats[turn.seat].kind == Seat.Kind.BOT or seats[turn.seat].held
+        ):
             action = _computer_choice(game_row, engine, state, turn, seats[turn.seat])
             state = _apply(room, game_row, seats, state, turn.seat, action, change)
         else:
@@ -217,6 +219,28 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
     change.game_row = game_row
     change.game_fields.update(("seq", "nonce", "turn_seat", "deadline", "deadline_kind"))
     return state
+
+
+
+# Games whose remaining placings the computers play out at once when no person
+# is left to place: a Snakes winner need not watch a hundred computer rolls.
+FINISH_AT_ONCE = ("snakes",)
+
+
+def only_computers_to_place(game_row: Game, state: Any, seats: list[Seat]) -> bool:
+    """Every seat still to be placed is played by a computer: a computer seat,
+    or a held seat whose player is not here to take it back (they left, or are
+    away). Then the automatic moves play the rest in this command: every roll is
+    drawn from the fair stream and written to the record as usual, and the
+    people still watching get the result in one update instead of waiting
+    ``bot_delay`` per roll. Someone still to be placed keeps the normal pace."""
+    if game_row.game not in FINISH_AT_ONCE:
+        return False
+    placed = set(get_game(game_row.game).placings(state))
+    waiting = [s for s in seats if s.index not in placed]
+    return bool(waiting) and all(
+        s.kind == Seat.Kind.BOT or (s.held and not s.connected) for s in waiting
+    )
 
 
 def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:

@@ -122,7 +122,21 @@
       KG.shape(colour, 9, { fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 1.2 }));
   };
 
-  /* A die face as SVG. opts: {cls, label, hidden}. */
+  /* True the first time a given events array is drawn, false on every redraw
+     of the same update (a pending tap, an error, a reconnect): moves walk and
+     dice roll once per update, never again on a redraw. */
+  var drawnEvents = typeof WeakSet === "function" ? new WeakSet() : null;
+  KG.firstSight = function (events) {
+    if (!events || !drawnEvents) return false;
+    if (drawnEvents.has(events)) return false;
+    drawnEvents.add(events);
+    return true;
+  };
+
+  /* A die face as SVG. opts: {cls, label, hidden, roll}. With roll (and motion
+     allowed) the die tumbles for ROLL_MS, flashing two other faces, and lands on
+     its face; the final face is in the DOM (and its label said) from the start,
+     so nothing waits for the animation. KG.rolled counts the dice drawn rolling. */
   var PIPS = {
     1: [[20, 20]], 2: [[11, 11], [29, 29]], 3: [[11, 11], [20, 20], [29, 29]],
     4: [[11, 11], [29, 11], [11, 29], [29, 29]], 5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
@@ -137,12 +151,54 @@
     if (opts.hidden || !face) {
       node.appendChild(KG.svg("text", { x: 20, y: 28, "text-anchor": "middle", text: "?" }));
       node.classList.add("hidden");
+    } else if (opts.roll && !KG.reducedMotion()) {
+      // Two passing faces, then the real one (feel.css times them).
+      var other = [(face % 6) + 1, ((face + 2) % 6) + 1];
+      other.forEach(function (f, i) { node.appendChild(pips(f, "pips-tumble pips-tumble-" + (i + 1))); });
+      node.appendChild(pips(face, "pips-final"));
+      node.classList.add("die-rolling");
+      KG.rolled += 1;
+      var done = function () {
+        if (!node.classList.contains("die-rolling")) return;
+        node.classList.remove("die-rolling");
+        node.querySelectorAll(".pips-tumble").forEach(function (g) { g.remove(); });
+      };
+      node.addEventListener("animationend", function (ev) { if (ev.target === node) done(); });
+      // A tab in the background may run no animations (and send no animationend).
+      var later = function () {
+        var running = node.getAnimations && !document.hidden &&
+          node.getAnimations({ subtree: true }).some(function (a) { return a.playState === "running"; });
+        if (running) setTimeout(later, 120); else done();
+      };
+      setTimeout(later, KG.ROLL_MS + 150);
     } else {
       PIPS[face].forEach(function (p) {
         node.appendChild(KG.svg("circle", { cx: p[0], cy: p[1], r: face === 1 ? 6 : 4 }));
       });
     }
     return node;
+  };
+  KG.ROLL_MS = 360;
+  KG.rolled = 0;
+  function pips(face, cls) {
+    var g = KG.svg("g", { class: cls });
+    PIPS[face].forEach(function (p) {
+      g.appendChild(KG.svg("circle", { cx: p[0], cy: p[1], r: face === 1 ? 6 : 4 }));
+    });
+    return g;
+  }
+
+  /* A moment over a board (a capture, a token home, a ladder, a win): a short
+     word that pops up and fades, drawn over `host` (position: relative) and
+     removed after MOMENT_MS. Decoration only: the words are also said in the
+     live region, and with reduced motion there is no moment at all. */
+  KG.MOMENT_MS = 1100;
+  KG.moment = function (host, text, kind) {
+    if (!host || KG.reducedMotion()) return null;
+    var box = KG.el("div", { class: "kg-moment kg-moment-" + (kind || "plain"), "aria-hidden": "true", "data-moment": kind || "plain" }, text);
+    host.appendChild(box);
+    setTimeout(function () { box.remove(); }, KG.MOMENT_MS);
+    return box;
   };
 
   /* The ARIA live region: every event is also said in words. */

@@ -227,14 +227,19 @@
     // Movable tokens on top so a stack never hides the one you can tap.
     built.tokensLayer.querySelectorAll(".token.movable").forEach(function (n) { built.tokensLayer.appendChild(n); });
 
-    animate(v, c, L);
-    renderControls(controls, c, L, movable);
+    // Moves walk (and dice roll) only the first time an update is drawn.
+    var fresh = KG.firstSight(c.events) && !KG.reducedMotion();
+    animate(v, c, L, fresh);
+    renderControls(controls, c, L, movable, fresh);
   }
 
-  /* Move tokens to their places; the token that just moved walks its path. */
-  function animate(v, c, L) {
-    var moved = c.events.filter(function (e) { return e.type === "move"; });
-    var reduced = KG.reducedMotion();
+  /* Move tokens to their places; the token that just moved walks its path,
+     square by square (STEP_MS each, the whole walk under WALK_MAX_MS), then a
+     capture or a home run has its moment. The final place is set first. */
+  var STEP_MS = 55, WALK_MAX_MS = 600;
+  function animate(v, c, L, fresh) {
+    var moved = fresh ? c.events.filter(function (e) { return e.type === "move"; }) : [];
+    var reduced = !fresh;
     Object.keys(built.tokens).forEach(function (id) {
       var node = built.tokens[id], to = node._target, from = node._at;
       if (node._anim) { node._anim.cancel(); node._anim = null; }
@@ -253,13 +258,21 @@
         frames.push({ transform: "translate(" + to.x + "px," + to.y + "px) scale(" + to.s + ")" });
         place(node, to.x, to.y, to.s);
         node.style.transition = "none";
-        node._anim = node.animate(frames, { duration: Math.min(1400, 110 * frames.length), easing: "linear" });
+        var ms = Math.min(WALK_MAX_MS, STEP_MS * frames.length);
+        node._anim = node.animate(frames, { duration: ms, easing: "linear" });
         KG.animated += 1;
         node._anim.onfinish = function () { node.style.transition = ""; node._anim = null; };
-        if (walk.to >= L.home) burst(to.x, to.y, "#e0a800");
+        var host = built.svg.parentNode;
+        if (walk.to >= L.home) {
+          burst(to.x, to.y, "#e0a800", ms);
+          var who = c.nameOf(walk.seat);
+          setTimeout(function () { KG.moment(host, "🏠 " + fmt(gettext("%(name)s: home!"), { name: who }), "home"); }, ms);
+        }
         (walk.captured || []).forEach(function (cap) {
-          var victim = built.tokens[cap.seat + "-" + cap.token];
-          if (victim && victim._at) burst(victim._at.x, victim._at.y, "#c0392b");
+          // The captured token is already back in base: the burst marks where it was hit.
+          burst(to.x, to.y, "#c0392b", ms);
+          var hit = c.nameOf(cap.seat);
+          setTimeout(function () { KG.moment(host, "💥 " + fmt(gettext("Captured %(name)s!"), { name: hit }), "capture"); }, ms);
         });
       } else if (!from || from.x !== to.x || from.y !== to.y || from.s !== to.s) {
         place(node, to.x, to.y, to.s);
@@ -267,23 +280,28 @@
     });
   }
 
-  function burst(x, y, colour) {
+  function burst(x, y, colour, delay) {
     if (KG.reducedMotion()) return;
-    var ring = S("circle", { class: "fx-burst", cx: x, cy: y, r: 0.6, fill: "none", stroke: colour, "stroke-width": 0.12 });
-    built.fx.appendChild(ring);
-    setTimeout(function () { ring.remove(); }, 800);
+    var fx = built.fx;
+    setTimeout(function () {
+      var ring = S("circle", { class: "fx-burst", cx: x, cy: y, r: 0.6, fill: "none", stroke: colour, "stroke-width": 0.12 });
+      fx.appendChild(ring);
+      setTimeout(function () { ring.remove(); }, 800);
+    }, delay || 0);
   }
 
-  function renderControls(controls, c, L, movable) {
+  function renderControls(controls, c, L, movable, fresh) {
     var v = c.view;
     KG.clear(controls);
     var panel = el("section", { class: "panel", "aria-labelledby": "ludo-move-title" }, el("h2", { id: "ludo-move-title" }, gettext("Rolls")));
     // The roll sequence, e.g. 6, 6, 4 (the one to move with now is marked).
     var seq = el("div", { class: "roll-seq", "data-testid": "roll-seq", "aria-label": gettext("Roll sequence") });
+    // The die rolled in this update tumbles in (the newest of the sequence).
+    var rolled = fresh && c.events.some(function (e) { return e.type === "roll"; });
     (v.rolls || []).forEach(function (r, i) {
       var cls = "";
       if (v.current !== null && v.current !== undefined) cls = i < v.current ? "used" : i === v.current ? "current" : "";
-      seq.appendChild(KG.die(r, { cls: cls, label: digits(r) }));
+      seq.appendChild(KG.die(r, { cls: cls, label: digits(r), roll: rolled && i === v.rolls.length - 1 }));
     });
     if (!v.rolls || !v.rolls.length) seq.appendChild(el("span", { class: "hint" }, v.sequence > 1 ? gettext("Bonus roll!") : gettext("No rolls yet this turn")));
     panel.appendChild(seq);

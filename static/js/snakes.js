@@ -18,17 +18,21 @@
   function buildBoard(board) {
     var svg = S("svg", { viewBox: "0 0 100 112", role: "img", "aria-label": gettext("Snakes and Ladders board"), "data-testid": "snakes-board" });
     var cells = S("g", { class: "cells" });
+    var numbers = S("g", { class: "square-numbers", "aria-hidden": "true" });
     for (var n = 1; n <= 100; n++) {
       var c = centre(n);
       var row = Math.floor((n - 1) / 10);
       cells.appendChild(S("rect", { x: c.x - 5, y: c.y - 5, width: 10, height: 10, fill: (row + Math.floor(c.x / CELL)) % 2 ? "#fbf1dc" : "#f0dfbd" }));
-      cells.appendChild(S("text", { x: c.x - 4.3, y: c.y - 1.6, "font-size": 2.7, fill: "#5a5447", text: digits(n) }));
+      numbers.appendChild(S("text", { x: c.x - 4.4, y: c.y - 1.3, text: digits(n) }));
     }
     svg.appendChild(cells);
     var jumps = S("g", { class: "jumps" });
     Object.keys(board.ladders || {}).forEach(function (foot) { jumps.appendChild(ladder(+foot, board.ladders[foot])); });
     Object.keys(board.snakes || {}).forEach(function (head) { jumps.appendChild(snake(+head, board.snakes[head])); });
     svg.appendChild(jumps);
+    // The square numbers over the snakes and ladders, each with a light halo
+    // (feel.css: paint-order stroke), so a number under a snake stays readable.
+    svg.appendChild(numbers);
     svg.appendChild(S("rect", { x: 0, y: 101, width: 100, height: 11, rx: 2, fill: "#e9e1d0" }));
     svg.appendChild(S("text", { x: 99, y: 108, "text-anchor": "end", "font-size": 3, fill: "#5a5447", text: gettext("waiting for a 6") }));
     var tokens = S("g", { class: "tokens" });
@@ -90,10 +94,12 @@
     var squares = v.squares || [];
     var bySquare = {};
     squares.forEach(function (sq, seat) { (bySquare[sq] = bySquare[sq] || []).push(seat); });
+    // Moves walk (and dice roll) only the first time an update is drawn.
+    var fresh = KG.firstSight(c.events) && !KG.reducedMotion();
     var moves = {};
-    (events || []).forEach(function (e) { if (e.type === "move") moves[e.seat] = e; });
+    if (fresh) c.events.forEach(function (e) { if (e.type === "move") moves[e.seat] = e; });
     var rolls = {};
-    (events || []).forEach(function (e) { if (e.type === "roll") rolls[e.seat] = e.value; });
+    c.events.forEach(function (e) { if (e.type === "roll") rolls[e.seat] = e.value; });
     squares.forEach(function (sq, seat) {
       var node = built.tokens[seat];
       if (!node) {
@@ -110,35 +116,76 @@
       node.setAttribute("role", "img");
       var m = moves[seat];
       if (node._anim) { node._anim.cancel(); node._anim = null; }
-      if (m && node._at && !KG.reducedMotion()) {
-        // Square by square to where the die says, then up the ladder or down the snake.
-        var landing = m.from === 0 ? 6 : m.from + (rolls[seat] || v.last_roll || 0);
-        var frames = [{ transform: tf(node._at) }], step;
-        if (m.from === 0) frames.push({ transform: tf(centre(6)) });
-        else for (step = m.from + 1; step <= landing && step <= 100; step++) frames.push({ transform: tf(centre(step)) });
-        if (landing !== m.to) frames.push({ transform: tf(centre(m.to)), offset: null });
-        frames.push({ transform: tf(p) });
-        node.style.transform = tf(p);
-        node._at = p;
-        node._anim = node.animate(frames, { duration: Math.min(2200, 170 * frames.length + (landing !== m.to ? 400 : 0)), easing: "linear" });
-        KG.animated += 1;
-      } else {
-        node.style.transform = tf(p);
-        node._at = p;
-      }
+      // The final place first: the walk below is decoration over it.
+      node.style.transform = tf(p);
+      var from = node._at;
+      node._at = p;
+      if (m && from) walk(node, from, p, m, rolls[seat] || v.last_roll || 0, v.board, c);
       node.classList.toggle("is-turn", v.to_move === seat);
     });
     // The player to move is drawn on top.
     if (built.tokens[v.to_move]) built.tokensLayer.appendChild(built.tokens[v.to_move]);
-    renderControls(controls, c);
+    renderControls(controls, c, fresh);
   }
 
-  function renderControls(controls, c) {
+  /* Square by square to where the die says (STEP_MS a square), then up the
+     ladder or down the snake's own curve (JUMP_MS): under ~700 ms in all. */
+  var STEP_MS = 70, JUMP_MS = 260;
+  function walk(node, from, to, m, roll, board, c) {
+    var landing = m.from === 0 ? ENTRY : Math.min(100, m.from + roll);
+    var frames = [{ transform: tf(from), offset: 0 }], path = [], step;
+    if (m.from === 0) path.push(centre(ENTRY));
+    else for (step = m.from + 1; step <= landing; step++) path.push(centre(step));
+    var jump = landing !== m.to ? jumpPoints(landing, m.to, board) : [];
+    var walkMs = STEP_MS * path.length, total = walkMs + (jump.length ? JUMP_MS : 0);
+    path.forEach(function (pt, i) { frames.push({ transform: tf(pt), offset: (STEP_MS * (i + 1)) / total }); });
+    jump.forEach(function (pt, i) { frames.push({ transform: tf(pt), offset: (walkMs + (JUMP_MS * (i + 1)) / jump.length) / total }); });
+    frames[frames.length - 1] = { transform: tf(to), offset: 1 };
+    if (frames.length < 2) return;
+    node._anim = node.animate(frames, { duration: total, easing: "linear" });
+    node._anim.onfinish = function () { node._anim = null; };
+    KG.animated += 1;
+    var host = node.ownerSVGElement && node.ownerSVGElement.parentNode;
+    if (m.to === 100) {
+      // The winner's moment (or a later place) as the token lands on 100.
+      // Its place: from the results once the game is over, else the seats already on 100.
+      var placings = (c.game && c.game.placings) || [], place = placings.indexOf(m.seat);
+      if (place < 0) place = ((c.prevView && c.prevView.squares) || []).filter(function (sq, s) { return sq === 100 && s !== m.seat; }).length;
+      setTimeout(function () {
+        KG.moment(host, place === 0 ? "🏆 " + fmt(gettext("%(name)s wins!"), { name: c.nameOf(m.seat) })
+          : fmt(gettext("%(name)s: %(place)s"), { name: c.nameOf(m.seat), place: KG.ordinal ? KG.ordinal(place + 1) : digits(place + 1) }),
+          place === 0 ? "win" : "home");
+      }, total);
+    } else if (jump.length) {
+      var up = m.to > landing;
+      setTimeout(function () { KG.moment(host, up ? "🪜 " + gettext("Ladder!") : "🐍 " + gettext("Snake!"), up ? "ladder" : "snake"); }, walkMs);
+    }
+  }
+  var ENTRY = 6;
+
+  /* Points along a ladder (straight) or a snake (its drawn curve, head to tail). */
+  function jumpPoints(start, end, board) {
+    var a = centre(start), b = centre(end), pts = [], i, t;
+    var isSnake = board && board.snakes && +board.snakes[start] === end;
+    if (!isSnake) return [b];
+    var dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy), nx = -dy / len, ny = dx / len, w = Math.min(6, len / 4);
+    var p1 = { x: a.x + dx / 3 + nx * w, y: a.y + dy / 3 + ny * w }, p2 = { x: a.x + 2 * dx / 3 - nx * w, y: a.y + 2 * dy / 3 - ny * w };
+    for (i = 1; i <= 8; i++) {
+      t = i / 8;
+      var u = 1 - t;
+      pts.push({ x: u * u * u * a.x + 3 * u * u * t * p1.x + 3 * u * t * t * p2.x + t * t * t * b.x,
+        y: u * u * u * a.y + 3 * u * u * t * p1.y + 3 * u * t * t * p2.y + t * t * t * b.y });
+    }
+    return pts;
+  }
+
+  function renderControls(controls, c, fresh) {
     var v = c.view;
     KG.clear(controls);
     var panel = el("section", { class: "panel", "aria-labelledby": "snk-title" }, el("h2", { id: "snk-title" }, gettext("Dice")));
     var row = el("div", { class: "roll-seq", "data-testid": "last-roll" });
-    if (v.last_roll) row.appendChild(KG.die(v.last_roll, { label: fmt(gettext("last roll %(n)s"), { n: v.last_roll }) }));
+    var rolled = fresh && c.events.some(function (e) { return e.type === "roll"; });
+    if (v.last_roll) row.appendChild(KG.die(v.last_roll, { label: fmt(gettext("last roll %(n)s"), { n: v.last_roll }), roll: rolled }));
     else row.appendChild(el("span", { class: "hint" }, gettext("No rolls yet")));
     panel.appendChild(row);
     if (c.legal.some(function (a) { return a.type === "roll"; })) {
@@ -149,7 +196,12 @@
     controls.appendChild(panel);
   }
 
+  /* One update that plays out the computers' places (docs/rules.md §3.4) holds
+     every roll; the live region says who reached 100, and the results, not
+     each of a hundred rolls. */
+  var MANY = 12;
   function describe(ev, c) {
+    if (c.events && c.events.length > MANY && !(ev.type === "move" && ev.to === 100)) return null;
     var who = c.nameOf(ev.seat);
     if (ev.type === "roll") return fmt(gettext("%(name)s rolled %(n)s"), { name: who, n: ev.value });
     if (ev.type === "move") {
