@@ -76,9 +76,9 @@ serve: $(STAMP) compilemessages
 # Needs GNU gettext (xgettext/msgmerge); only translators run this.
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=games --ignore=tests
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
 	$(PY) manage.py makemessages -d djangojs -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=games --ignore=tests
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
 
 # Pure Python, so it works on a machine without gettext; writes only stale .mo files.
 compilemessages: $(STAMP)

@@ -27,6 +27,7 @@ from games.record import (
 )
 from games.registry import get_game
 
+from . import errors
 from .models import Ban, Game, MoveLog, Room, Seat
 
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
@@ -154,7 +155,7 @@ def verify(record: dict[str, Any]) -> dict[str, Any]:
             verify_record_dice(record, rolled, required=record["status"] == "finished")
         result = replay(record)
     except RecordError as exc:
-        return {"ok": False, "event_index": exc.event_index, "message": exc.message}
+        return {"ok": False, "event_index": exc.event_index, "message": errors.localised(exc)}
     fairness = record.get("fairness", {})
     return {"ok": True, "event_index": None, "dice_checked": result.dice_checked,
             "server_seed_hash": fairness.get("server_seed_hash"),

@@ -263,7 +263,8 @@ def room_create(
         raise errors.BadMessage("Unknown game") from None
     if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
         raise errors.BadMessage(
-            f"{engine.title} is for {engine.min_players} to {engine.max_players} players"
+            "{game} is for {low} to {high} players", game=errors.Text(engine.title),
+            low=engine.min_players, high=engine.max_players,
         )
     if pace not in Room.Pace.values:
         raise errors.BadMessage("Pace is normal or party")
@@ -308,13 +309,13 @@ def _house_rules(engine, seats: int, given: dict[str, Any], *, private: bool) ->
     chosen = {k: v for k, v in given.items() if k in allowed} if private else {}
     unknown = set(given) - set(allowed) - set(TABLE_CHOICES)
     if unknown:
-        raise errors.BadMessage(f"Unknown house rule: {', '.join(sorted(unknown))}")
+        raise errors.BadMessage("Unknown house rule: {rules}", rules=", ".join(sorted(unknown)))
     if not isinstance(given.get("rated", False), bool):
         raise errors.BadMessage("Rated is yes or no")
     try:
         resolved = engine.resolve_options(seats, chosen)
     except engine_base.GameError as exc:
-        raise errors.BadMessage(exc.message) from None
+        raise errors.from_engine(exc) from None
     if private and given.get("rated"):
         resolved["rated"] = True
     return resolved
@@ -575,10 +576,7 @@ def _start(room: Room, seats: list[Seat]) -> Change:
 
 
 def _engine_error(exc: engine_base.GameError, seats: list[Seat]) -> errors.RoomError:
-    message = exc.for_players([s.name for s in seats])
-    if isinstance(exc, engine_base.NotYourTurn):
-        return errors.NotYourTurn(message)
-    return errors.IllegalAction(message)
+    return errors.from_engine(exc, [s.name for s in seats])
 
 
 def _clean_action(action: Any) -> dict[str, Any]:
