@@ -98,6 +98,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {{ n|local_digits }} on every page: Bengali digits on Bengali pages;
+            # {{ name|seat_name:kind }}: computer players named in the page's language.
+            "builtins": ["config.digits", "rooms.bot_names"],
         },
     },
 ]

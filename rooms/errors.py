@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop
+
+from config.digits import to_local_digits
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 
 
 class Text(str):
@@ -31,9 +32,7 @@ class Text(str):
 
 def local_digits(text: str) -> str:
     """``text`` with Bengali digits when the active language is Bengali."""
-    if (get_language() or "").startswith("bn"):
-        return text.translate(BN_DIGITS)
-    return text
+    return to_local_digits(text)
 
 
 def fill(template: str, params: dict[str, Any], translate: bool = False) -> str:

@@ -215,6 +215,7 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
         seats.append({
             "seat": entry["seat"],
             "name": entry.get("name", ""),
+            "kind": entry.get("kind"),
             "dice": n,
             "sixes": counts.get(6, 0),
             "expected_sixes": round(expected, 1),

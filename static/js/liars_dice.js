@@ -9,8 +9,8 @@
   // The picker's choice survives redraws within one decision.
   var pick = { key: null, quantity: null, face: null };
 
-  // Dice faces stay Latin digits, as players write them ("তিনটি 4"); counts follow digits().
-  function face(f) { return String(f); }
+  // Faces and counts both in the page's digits: "তিনটি ৪", never "৩টি 4" (issue 14).
+  function face(f) { return KG.digits(f); }
 
   function bidWords(quantity, fc) {
     return KG.nfmt(ngettext("%(n)s die showing %(face)s", "%(n)s dice showing %(face)s", quantity), quantity, { face: face(fc) });
