@@ -56,6 +56,7 @@ check: lint
 # fifteen slowest tests are listed at the end: they are where the suite's time goes.
 test: lint
 	$(PY) scripts/compile_messages.py --check
+	@$(PY) manage.py js_catalogue
 	@rm -f .coverage .coverage.*
 	$(PY) -m coverage run -m pytest -n $(WORKERS) --dist worksteal --durations=15
 	@$(PY) -m coverage combine --quiet
@@ -77,13 +78,15 @@ serve: $(STAMP) compilemessages
 # for the declarations' titles and labels (marked with games.base.gettext_noop).
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=tests
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
 	$(PY) manage.py makemessages -d djangojs -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=games --ignore=tests
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
 
-# Pure Python, so it works on a machine without gettext; writes only stale .mo files.
+# Pure Python, so it works on a machine without gettext; writes only stale .mo files,
+# then the JavaScript catalogues as static files (static/js/i18n/, not committed).
 compilemessages: $(STAMP)
 	$(PY) scripts/compile_messages.py
+	@$(PY) manage.py js_catalogue
 
 clean:
 	rm -rf staticfiles .pytest_cache .ruff_cache .coverage .coverage.*

@@ -11,8 +11,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest
-from django.utils.translation import get_supported_language_variant
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 
 def client_address(request: HttpRequest) -> str:
@@ -72,16 +70,10 @@ def socket_origin_matches(scope: dict) -> bool:
 
 
 def scope_language(scope: dict) -> str:
-    """The language a socket's messages are written in: the visitor's choice
-    (the language cookie), else what the browser asks for, else the site's."""
+    """The language a socket's messages are written in, chosen as for its
+    page (config.language): the visitor's choice (the language cookie), else
+    English when the browser's first language is English, else Bengali."""
+    from config.language import preferred_language
+
     cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    candidates = [cookie] + [lang for lang, _ in parse_accept_lang_header(
-        _header(scope, b"accept-language"))]
-    for candidate in candidates:
-        if not candidate or candidate == "*":
-            continue
-        try:
-            return get_supported_language_variant(candidate)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    return preferred_language(cookie, _header(scope, b"accept-language"))

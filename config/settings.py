@@ -70,11 +70,17 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Pages and JSON compressed by Django itself, so they are small however the
+    # site is deployed (nginx passes an already compressed response on). BREACH:
+    # Django pads each gzip body by a random length (Heal The Breach) and masks
+    # the CSRF token afresh in every response; no page shows another secret.
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # Bengali unless the visitor or the browser's first language asks for English.
+    "config.language.BengaliFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -97,6 +103,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {{ n|local_digits }} on every page: Bengali digits on Bengali pages;
+            # {{ name|seat_name:kind }}: computer players named in the page's language.
+            "builtins": ["config.digits", "rooms.bot_names"],
         },
     },
 ]

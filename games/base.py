@@ -27,25 +27,46 @@ S = TypeVar("S")  # a game's state type
 Applied = tuple[S, list[Event]]  # what ``apply`` returns: the new state and the events
 
 
+def N_(message: str) -> str:
+    """Marks an English sentence as a catalogue string without translating it
+    (engines stay Django-free): ``make messages`` extracts ``N_("...")`` and
+    the first argument of every error class here, and the room layer
+    translates them for each player (rooms/errors.py)."""
+    return message
+
+
 class GameError(Exception):
     """Base of every error the engines raise. ``code`` is for machines, the
-    message is for people."""
+    message is for people.
+
+    The message is a template in English, a catalogue string: numbers and
+    words go in ``{placeholders}`` given as keyword arguments
+    (``IllegalAction("There is no token {token}", token=5)``), never in an
+    f-string, so that the room layer can translate the template and then fill
+    it. ``seat`` fills ``{name}``: engines know seats, the table knows names."""
 
     code = "game_error"
 
-    def __init__(self, message: str, **extra: Any) -> None:
-        super().__init__(message.replace("{name}", _seat_label(extra.get("seat"))))
+    def __init__(self, message: str, seat: int | None = None, **params: Any) -> None:
         self.template = message
+        self.seat = seat
+        self.params = params
+        self.extra = {"seat": seat, **params}
+        super().__init__(fill_template(message, {"name": _seat_label(seat), **params}))
         self.message = str(self)
-        self.extra = extra
 
     def for_players(self, names: list[str]) -> str:
-        """The message with ``{name}`` filled in with the player's name: engines
-        know seats, the table knows names."""
-        seat = self.extra.get("seat")
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return self.template.replace("{name}", names[seat])
+        """The message with ``{name}`` filled in with the player's name."""
+        if isinstance(self.seat, int) and 0 <= self.seat < len(names):
+            return fill_template(self.template, {**self.params, "name": names[self.seat]})
         return self.message
+
+
+def fill_template(template: str, params: dict[str, Any]) -> str:
+    """``template`` with each ``{key}`` replaced by its value (English text)."""
+    for key, value in params.items():
+        template = template.replace("{" + key + "}", str(value))
+    return template
 
 
 def _seat_label(seat: Any) -> str:
@@ -103,10 +124,12 @@ class Option:
             return self.parse(value)
         # Exact types: JSON's true must not pass for 1, nor 1 for true.
         if type(value) is not type(self.default):
-            raise InvalidOptions(f"Option {self.name} has the wrong type: {value!r}")
+            raise InvalidOptions("Option {option} has the wrong type: {value}",
+                                 option=self.name, value=repr(value))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptions(f"Option {self.name} must be one of {allowed}, not {value!r}")
+            raise InvalidOptions("Option {option} must be one of {allowed}, not {value}",
+                                 option=self.name, allowed=allowed, value=repr(value))
         return value
 
 
@@ -132,14 +155,16 @@ class Game(Generic[S]):
         known = {o.name: o for o in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise InvalidOptions(f"Unknown option for {self.name}: {', '.join(unknown)}")
+            raise InvalidOptions("Unknown option for {game}: {options}",
+                                 game=self.name, options=", ".join(unknown))
         resolved = {}
         for opt in self.options:
             resolved[opt.name] = opt.check(given.get(opt.name, opt.default))
         if "first_player" in resolved:
             fp = resolved["first_player"]
             if not isinstance(fp, int) or isinstance(fp, bool) or not 0 <= fp < num_players:
-                raise InvalidOptions(f"first_player must be a seat from 0 to {num_players - 1}")
+                raise InvalidOptions("first_player must be a seat from 0 to {last}",
+                                     last=num_players - 1)
         return self.check_options(num_players, resolved)
 
     def check_options(self, num_players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -149,8 +174,8 @@ class Game(Generic[S]):
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
             raise InvalidSetup(
-                f"{self.title} is for {self.min_players} to {self.max_players} players,"
-                f" not {num_players}"
+                "{game} is for {low} to {high} players, not {count}", game=self.title,
+                low=self.min_players, high=self.max_players, count=num_players,
             )
 
     # ---- the interface -----------------------------------------------------
@@ -258,7 +283,7 @@ def require_dice(action: Action, count: int) -> list[int]:
         or len(dice) != count
         or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
     ):
-        raise IllegalAction(f"This roll needs {count} dice with faces 1 to 6")
+        raise IllegalAction("This roll needs {count} dice with faces 1 to 6", count=count)
     return dice
 
 

@@ -15,6 +15,9 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
+from typing import Any
+
+from .base import fill_template
 
 SCHEME = "hmac-sha256-dice/1"
 _CONTRIBUTION = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
@@ -80,9 +83,14 @@ class DiceStream:
 
 
 class FairnessError(Exception):
-    def __init__(self, message: str, event_index: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    """A die the seeds do not give. Like GameError, the message is an English
+    template with ``{placeholders}`` filled from keyword arguments."""
+
+    def __init__(self, message: str, event_index: int | None = None, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = fill_template(message, params)
+        super().__init__(self.message)
         self.event_index = event_index
 
 
@@ -97,9 +105,10 @@ def verify_dice(
             expected = die(server_seed, client_seed, nonce)
             if value != expected:
                 raise FairnessError(
-                    f"Die {position + 1} of event {index} is {value}, but the seeds give"
-                    f" {expected} (nonce {nonce})",
-                    index,
+                    "Die {position} of event {index} is {value}, but the seeds give"
+                    " {expected} (nonce {nonce})", index,
+                    position=position + 1, index=index, value=value, expected=expected,
+                    nonce=nonce,
                 )
             nonce += 1
     return nonce

@@ -249,14 +249,14 @@ class LiarsDice(Game[LiarsState]):
         ):
             raise IllegalAction("A bid needs a quantity and a face from 1 to 6")
         if quantity > state.total_dice:
-            raise IllegalAction(f"There are only {state.total_dice} dice in play")
+            raise IllegalAction("There are only {count} dice in play", count=state.total_dice)
         current = state.current_bid
         if current is not None and bid_key(quantity, face) <= bid_key(
             current.quantity, current.face
         ):
             raise IllegalAction(
-                f"A bid must beat {bid_text(current.quantity, current.face)}:"
-                " more dice, or the same number of a higher face"
+                "A bid must beat {quantity} × {face}: more dice, or the same number of a"
+                " higher face", quantity=current.quantity, face=current.face,
             )
         bid = Bid(seat, quantity, face)
         new = replace(

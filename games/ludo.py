@@ -105,11 +105,7 @@ def _with(state: LudoState, **changes: Any) -> LudoState:
 def _parse_board(value: Any) -> str | None:
     if value is None or value in GEOMETRIES:
         return value
-    raise InvalidOptions(f"Option board must be 'square' or 'hex', not {value!r}")
-
-
-def _token_label(token: int) -> str:
-    return f"Token {token + 1}"
+    raise InvalidOptions("Option board must be 'square' or 'hex', not {value}", value=repr(value))
 
 
 class Ludo(Game[LudoState]):
@@ -141,12 +137,12 @@ class Ludo(Game[LudoState]):
         elif board != wanted:
             if board == "square":
                 raise InvalidOptions(
-                    f"The square board is for 2 to 4 players; {num_players} players play on"
-                    " the hexagonal board ('hex')"
+                    "The square board is for 2 to 4 players; {count} players play on"
+                    " the hexagonal board ('hex')", count=num_players,
                 )
             raise InvalidOptions(
-                f"The hexagonal board is for 5 or 6 players; {num_players} players play on"
-                " the square board ('square')"
+                "The hexagonal board is for 5 or 6 players; {count} players play on"
+                " the square board ('square')", count=num_players,
             )
         return {
             "board": board,
@@ -203,7 +199,8 @@ class Ludo(Game[LudoState]):
         if kind == "roll":
             if state.pending != ROLL:
                 raise IllegalAction(
-                    f"Move a token first: your roll of {state.rolls[state.used]} is waiting"
+                    "Move a token first: your roll of {roll} is waiting",
+                    roll=state.rolls[state.used],
                 )
             (value,) = require_dice(action, 1)
             return self._roll(state, seat, value)
@@ -214,22 +211,23 @@ class Ludo(Game[LudoState]):
             if not isinstance(token, int) or isinstance(token, bool):
                 raise IllegalAction("Say which token to move: a number from 1 to 4")
             if not 0 <= token < TOKENS:
-                raise IllegalAction(f"There is no token {token + 1}")
+                raise IllegalAction("There is no token {token}", token=token + 1)
             if token not in state.movable:
-                raise IllegalAction(self._why_not(state, seat, token))
+                raise self._why_not(state, seat, token)
             return self._move(state, seat, token)
         raise IllegalAction("In Ludo you roll the die or move a token")
 
-    def _why_not(self, state: LudoState, seat: int, token: int) -> str:
+    def _why_not(self, state: LudoState, seat: int, token: int) -> IllegalAction:
         geo = GEOMETRIES[state.board]
         p = state.tokens[seat][token]
         roll = state.rolls[state.used]
-        label = _token_label(token)
         if p == BASE:
-            return f"{label} is in base: only a 6 brings it out"
+            return IllegalAction("Token {token} is in base: only a 6 brings it out",
+                                 token=token + 1)
         if p == geo.home:
-            return f"{label} is already home"
-        return f"{label} needs exactly {geo.home - p} to reach home, not {roll}"
+            return IllegalAction("Token {token} is already home", token=token + 1)
+        return IllegalAction("Token {token} needs exactly {need} to reach home, not {roll}",
+                             token=token + 1, need=geo.home - p, roll=roll)
 
     # ---- the rules ---------------------------------------------------------
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .base import Action, Event, Game, GameError
+from .base import Action, Event, Game, GameError, fill_template
 from .fairness import SCHEME, FairnessError, verify_dice
 from .registry import get_game
 
@@ -28,13 +28,28 @@ STATUSES = ("finished", "in_progress", "aborted")
 
 
 class RecordError(Exception):
-    """A record that is malformed, breaks the rules or fails the dice check."""
+    """A record that is malformed, breaks the rules or fails the dice check.
 
-    def __init__(self, message: str, event_index: int | None = None) -> None:
+    The message is an English template with ``{placeholders}`` filled from
+    keyword arguments (a catalogue string: the verify page shows it in the
+    reader's language, rooms/history.py)."""
+
+    def __init__(self, message: str, event_index: int | None = None, **params: Any) -> None:
         where = f"event {event_index}: " if event_index is not None else ""
-        super().__init__(where + message)
-        self.message = message
+        self.template = message
+        self.params = params
+        self.message = fill_template(message, params)
+        super().__init__(where + self.message)
         self.event_index = event_index
+
+    @classmethod
+    def of(cls, exc: GameError | FairnessError, event_index: int | None = None) -> RecordError:
+        """An engine's or the dice check's error, template and values kept."""
+        params = dict(exc.params)
+        if "{name}" in exc.template:
+            seat = getattr(exc, "seat", None)
+            params["name"] = f"seat {seat + 1}" if isinstance(seat, int) else "another player"
+        return cls(exc.template, event_index, **params)
 
 
 def seat_entry(seat: int, name: str, bot: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -83,7 +98,7 @@ def loads(text: str) -> dict[str, Any]:
     try:
         record = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"Not JSON: {exc}") from None
+        raise RecordError("Not JSON: {error}", error=str(exc)) from None
     check_shape(record)
     return record
 
@@ -93,21 +108,23 @@ def check_shape(record: Any) -> None:
     if not isinstance(record, dict):
         raise RecordError("A record is a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"Unknown format {record.get('format')!r}; expected {FORMAT}")
+        raise RecordError("Unknown format {value}; expected {expected}",
+                          value=repr(record.get("format")), expected=FORMAT)
     for key, kind in (("game", str), ("seats", list), ("options", dict), ("fairness", dict),
                       ("events", list), ("status", str), ("placings", list)):
         if not isinstance(record.get(key), kind):
-            raise RecordError(f"Field {key!r} is missing or has the wrong type")
+            raise RecordError("Field {field} is missing or has the wrong type", field=repr(key))
     if record["status"] not in STATUSES:
-        raise RecordError(f"Unknown status {record['status']!r}")
+        raise RecordError("Unknown status {value}", value=repr(record["status"]))
     for i, seat in enumerate(record["seats"]):
         if not isinstance(seat, dict) or seat.get("seat") != i:
-            raise RecordError(f"Seat entry {i} must be an object with \"seat\": {i}")
+            raise RecordError("Seat entry {seat} must be an object with \"seat\": {seat}", seat=i)
         if seat.get("kind") not in ("human", "bot"):
-            raise RecordError(f"Seat {i} has an unknown kind {seat.get('kind')!r}")
+            raise RecordError("Seat {seat} has an unknown kind {kind}", seat=i,
+                              kind=repr(seat.get("kind")))
     fairness = record["fairness"]
     if fairness.get("scheme") != SCHEME:
-        raise RecordError(f"Unknown fairness scheme {fairness.get('scheme')!r}")
+        raise RecordError("Unknown fairness scheme {value}", value=repr(fairness.get("scheme")))
     if not isinstance(fairness.get("server_seed_hash"), str) or not isinstance(
         fairness.get("client_seed"), str
     ):
@@ -182,9 +199,8 @@ def fold(
         if owed:
             expected = owed.pop()
             if check and (expected["type"] != event["type"] or not _same(game, expected, event)):
-                raise RecordError(
-                    f"expected {_describe(expected)} but the record has {_describe(event)}", index
-                )
+                raise RecordError("expected {expected} but the record has {event}", index,
+                                  expected=_describe(expected), event=_describe(event))
             last = index
             if not owed and each is not None:
                 each(Step(first, last, seat, action, state))
@@ -197,7 +213,7 @@ def fold(
             mapped = None
         if mapped is None:
             if check:
-                raise RecordError(f"a {event['type']} event cannot happen here", index)
+                raise RecordError("a {type} event cannot happen here", index, type=event["type"])
             continue  # a consequence of an action before ``state``
         seat, action = mapped
         if check:
@@ -206,10 +222,11 @@ def fold(
             try:
                 state, produced = apply(state, seat, action)
             except GameError as exc:
-                raise RecordError(exc.message, index) from None
+                raise RecordError.of(exc, index) from None
             if not produced or not _same(game, produced[0], event):
                 first_produced = _describe(produced[0]) if produced else "nothing"
-                raise RecordError(f"the rules give {first_produced} for this action", index)
+                raise RecordError("the rules give {event} for this action", index,
+                                  event=first_produced)
         else:
             state, produced = apply(state, seat, action)
         first = last = index
@@ -219,7 +236,7 @@ def fold(
             each(Step(first, last, seat, action, state))
     if owed:
         if check:
-            raise RecordError(f"the record ends before {_describe(owed[-1])}")
+            raise RecordError("the record ends before {event}", event=_describe(owed[-1]))
         if each is not None:  # a trusted log read up to a consequence
             each(Step(first, last, seat, action, state))
     return state
@@ -252,20 +269,21 @@ def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
     try:
         game = get_game(record["game"])
     except KeyError:
-        raise RecordError(f"Unknown game {record['game']!r}") from None
+        raise RecordError("Unknown game {value}", value=repr(record["game"])) from None
     num_players = len(record["seats"])
     try:
         game.check_players(num_players)
         options = game.resolve_options(num_players, record["options"])
     except GameError as exc:
-        raise RecordError(exc.message) from None
+        raise RecordError.of(exc) from None
     if options != record["options"]:
         raise RecordError("The options must list every option with its value, defaults included")
     state = game.initial_state(num_players, options)
     for seat_index, entry in enumerate(record["seats"]):
         for key, value in game.record_seat_extra(state, seat_index).items():
             if entry.get(key) != value:
-                raise RecordError(f"Seat {seat_index} must have {key} {value}")
+                raise RecordError("Seat {seat} must have {key} {value}", seat=seat_index, key=key,
+                                  value=value)
 
     events = record["events"]
     rolled: list[tuple[int, list[int]]] = []
@@ -284,7 +302,8 @@ def replay(record: dict[str, Any], *, check_dice: bool = True) -> Replay:
         if not over:
             raise RecordError("the record says finished but the game is not over")
         if record["placings"] != placings:
-            raise RecordError(f"the placings are {placings}, not {record['placings']}")
+            raise RecordError("the placings are {placings}, not {recorded}", placings=placings,
+                              recorded=record["placings"])
     elif status == "in_progress" and over:
         raise RecordError("the game is over but the record says in_progress")
 
@@ -312,7 +331,7 @@ def verify_record_dice(
     try:
         return verify_dice(server_seed, fairness["client_seed"], rolled)
     except FairnessError as exc:
-        raise RecordError(exc.message, exc.event_index) from None
+        raise RecordError.of(exc, exc.event_index) from None
 
 
 def dice_of_record(record: dict[str, Any]) -> list[tuple[int, list[int]]]:

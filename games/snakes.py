@@ -77,9 +77,8 @@ class Board:
     def from_option(cls, value: Any) -> Board:
         if isinstance(value, str):
             if value not in BOARDS:
-                raise InvalidOptions(
-                    f"Unknown board {value!r}; known boards: {', '.join(sorted(BOARDS))}"
-                )
+                raise InvalidOptions("Unknown board {value}; known boards: {boards}",
+                                     value=repr(value), boards=", ".join(sorted(BOARDS)))
             value = BOARDS[value]
         if not isinstance(value, dict) or set(value) - {"ladders", "snakes"}:
             raise InvalidOptions("A board is an object with 'ladders' and 'snakes'")
@@ -98,13 +97,15 @@ class Board:
             raise InvalidOptions("Two jumps start on the same square")
         for foot, top in self.ladders.items():
             if not (1 <= foot < top <= FINISH):
-                raise InvalidOptions(f"Ladder {foot}→{top} must climb within squares 1..100")
+                raise InvalidOptions("Ladder {foot}→{top} must climb within squares 1..100",
+                                     foot=foot, top=top)
         for head, tail in self.snakes.items():
             if not (1 <= tail < head < FINISH):
-                raise InvalidOptions(f"Snake {head}→{tail} must slide down within squares 1..99")
+                raise InvalidOptions("Snake {head}→{tail} must slide down within squares 1..99",
+                                     head=head, tail=tail)
         for end in list(self.ladders.values()) + list(self.snakes.values()):
             if end in self.ladders or end in self.snakes:
-                raise InvalidOptions(f"Square {end} ends one jump and starts another")
+                raise InvalidOptions("Square {end} ends one jump and starts another", end=end)
 
     def land(self, square: int) -> int:
         """Where a token that ends its move on ``square`` comes to rest."""

@@ -127,6 +127,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         publish.from_event_loop()
+        # Channels activates no language: this socket's errors are written in the
+        # language its page was (cookie, else Accept-Language), fixed at connect.
+        self.language = scope_language(self.scope)
         if not socket_origin_matches(self.scope):
             await self.close()  # before accept: the handshake is refused (HTTP 403)
             return
@@ -147,7 +150,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 self.code, self.session_key, scope_address(self.scope)
             )
         except guessing.TooManyGuesses as refusal:
-            with translation.override(scope_language(self.scope)):
+            with translation.override(self.language):
                 message = guessing.refusal_text(refusal.retry_after)
             await self._send({"type": "error", "code": refusal.code, "message": message,
                               "retry_after": refusal.retry_after})
@@ -205,7 +208,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message_id = _id_of(message)
             handler = getattr(self, f"do_{message['type']}", None)
             if handler is None:
-                raise errors.BadMessage(f"Unknown message type {message['type'][:30]!r}")
+                raise errors.BadMessage("Unknown message type {type}",
+                                        type=repr(message["type"][:30]))
             if message["type"] != "action":  # an action renews presence in its own command
                 await self._still_here()
             # One reply carries the id: the handler's own (ping's pong) or ok.
@@ -270,7 +274,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _set_nickname(self, name: Any) -> None:
         try:
-            self.scope["session"]["nickname"] = clean_nickname(name)
+            with translation.override(self.language):
+                self.scope["session"]["nickname"] = clean_nickname(name)
         except BadNickname as exc:
             raise errors.BadMessage(str(exc)) from None
         await database_sync_to_async(self.scope["session"].save)()
@@ -376,7 +381,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
 
     async def _error(self, exc: errors.RoomError, message_id: Any = None, code: str = "") -> None:
-        reply = {"type": "error", "code": code or exc.code, "message": exc.message}
+        with translation.override(self.language):
+            text = exc.localised()
+        reply = {"type": "error", "code": code or exc.code, "message": text}
         if message_id is not None:
             reply["id"] = message_id
         await self._send(reply)

@@ -2,17 +2,80 @@
 
 Consumers and views turn any ``RoomError`` into
 ``{"type": "error", "code": ..., "message": ...}`` in one place.
+
+A message is an English catalogue string (its msgid) with ``{placeholders}``
+filled from keyword arguments: ``errors.BadMessage("A note has at most {count}
+characters", count=500)``. ``message`` is the English text (logs, tests,
+admin); ``localised()`` is the text in the active language, numbers in its
+digits, which the consumer calls inside ``translation.override`` with the
+socket's language. ``make messages`` extracts the first argument of every
+error class (rooms/management/commands/makemessages.py), so the literal must be
+a plain string, never an f-string (tests/test_i18n.py checks both).
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop
+
+from config.digits import to_local_digits
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Text(str):
+    """A placeholder value that is itself a catalogue string (a game's title,
+    "another player"): translated too when the message is."""
+
+
+def local_digits(text: str) -> str:
+    """``text`` with Bengali digits when the active language is Bengali."""
+    return to_local_digits(text)
+
+
+def fill(template: str, params: dict[str, Any], translate: bool = False) -> str:
+    """``template`` with each ``{key}`` replaced by its value; with
+    ``translate``, numbers in the active language's digits and Text values
+    translated. Unknown keys stay as they are."""
+
+    def value(match: re.Match) -> str:
+        key = match.group(1)
+        if key not in params:
+            return match.group(0)
+        item = params[key]
+        if not translate:
+            return str(item)
+        if isinstance(item, Text):
+            return gettext(item)
+        if isinstance(item, int | float) and not isinstance(item, bool):
+            return local_digits(str(item))
+        return str(item)
+
+    return _PLACEHOLDER.sub(value, template)
 
 
 class RoomError(Exception):
     code = "room_error"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = fill(message, params)
+        super().__init__(self.message)
+
+    def localised(self) -> str:
+        """The message in the active language (translation.override around it)."""
+        return localised(self)
+
+
+def localised(exc: Any) -> str:
+    """Any error with a ``template`` and ``params`` (a RoomError, an engine's
+    GameError, a record's RecordError) in the active language."""
+    if not exc.template:
+        return ""
+    return fill(gettext(exc.template), exc.params, translate=True)
 
 
 class BadMessage(RoomError):
@@ -73,3 +136,39 @@ class RoomClosed(RoomError):
 
 class Banned(RoomError):
     code = "banned"
+
+
+def error_class_names() -> list[str]:
+    """Every RoomError class name: the keywords ``make messages`` extracts."""
+    found, todo = [], [RoomError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return sorted(set(found))
+
+
+# Filled in for an engine's ``{name}`` when the seat has no name to give.
+ANOTHER_PLAYER = gettext_noop("another player")
+
+
+def from_engine(exc: Any, names: list[str] | None = None) -> RoomError:
+    """An engine's GameError as the room error a player reads: its template
+    and values kept apart (so each socket gets it in its own language), the
+    seat's ``{name}`` given by the table, a game's title translated."""
+    from games import base as engine_base
+
+    params = dict(exc.params)
+    if "{name}" in exc.template:
+        seat = exc.seat
+        if names is not None and isinstance(seat, int) and 0 <= seat < len(names):
+            params["name"] = names[seat]
+        else:
+            params["name"] = Text(ANOTHER_PLAYER)
+    if isinstance(params.get("game"), str):
+        params["game"] = Text(params["game"])
+    if isinstance(exc, engine_base.NotYourTurn):
+        return NotYourTurn(exc.template, **params)
+    if isinstance(exc, engine_base.IllegalAction):
+        return IllegalAction(exc.template, **params)
+    return BadMessage(exc.template, **params)

@@ -27,6 +27,7 @@ from games.record import (
 )
 from games.registry import declaration, get_game
 
+from . import errors
 from .models import Ban, Game, MoveLog, Room, Seat
 
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
@@ -154,7 +155,7 @@ def verify(record: dict[str, Any]) -> dict[str, Any]:
             verify_record_dice(record, rolled, required=record["status"] == "finished")
         result = replay(record)
     except RecordError as exc:
-        return {"ok": False, "event_index": exc.event_index, "message": exc.message}
+        return {"ok": False, "event_index": exc.event_index, "message": errors.localised(exc)}
     fairness = record.get("fairness", {})
     return {"ok": True, "event_index": None, "dice_checked": result.dice_checked,
             "server_seed_hash": fairness.get("server_seed_hash"),
@@ -212,6 +213,7 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
         seats.append({
             "seat": entry["seat"],
             "name": entry.get("name", ""),
+            "kind": entry.get("kind"),
             "dice": n,
             "sixes": counts.get(6, 0),
             "expected_sixes": round(expected, 1),

@@ -10,11 +10,12 @@ import json
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.record import RecordError, check_shape
 
-from . import history, services
+from . import errors, history, services
 from .models import Game
 
 MAX_RECORD_BYTES = 5 * 1024 * 1024
@@ -58,9 +59,12 @@ def _read_record(request: HttpRequest) -> tuple[dict | None, dict | None, str]:
         record = json.loads(text)
         check_shape(record)
     except json.JSONDecodeError as exc:
-        return None, {"ok": False, "event_index": None, "message": f"Not JSON: {exc}"}, text
+        return None, {"ok": False, "event_index": None,
+                      "message": errors.localised(RecordError("Not JSON: {error}", error=str(exc)))
+                      }, text
     except RecordError as exc:
-        return None, {"ok": False, "event_index": exc.event_index, "message": exc.message}, text
+        return None, {"ok": False, "event_index": exc.event_index,
+                      "message": errors.localised(exc)}, text
     return record, None, text
 
 
@@ -75,6 +79,6 @@ def verify(request: HttpRequest) -> HttpResponse:
             verdict = history.verify(record)
         if "application/json" in request.headers.get("Accept", ""):
             if verdict is None:
-                verdict = {"ok": False, "event_index": None, "message": "No record given"}
+                verdict = {"ok": False, "event_index": None, "message": gettext("No record given")}
             return JsonResponse(verdict, status=200)
     return render(request, "verify.html", {"verdict": verdict, "text": text[:200_000]})

@@ -216,7 +216,7 @@ def report_create(*, code: str, actor, reason: str, note: str = "",
         raise errors.BadMessage("Choose a reason for the report")
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
-        raise errors.BadMessage(f"A note has at most {NOTE_MAX} characters")
+        raise errors.BadMessage("A note has at most {count} characters", count=NOTE_MAX)
     room = Room.objects.filter(code=codes.normalize(code)).order_by("-created_at").first()
     if room is None:
         raise errors.NotFound("There is no open room with that code")

@@ -64,12 +64,12 @@ def report(request: HttpRequest, code: str) -> HttpResponse:
     if _wants_json(request):
         if error is None:
             return JsonResponse({"type": "ok", "message": _("Thank you: a moderator will look.")})
-        return JsonResponse({"type": "error", "code": error.code, "message": _(error.message)},
+        return JsonResponse({"type": "error", "code": error.code, "message": error.localised()},
                             status=STATUS_FOR.get(error.code, 400))
     if error is None:
         messages.success(request, _("Thank you: a moderator will look."))
     else:
-        messages.error(request, _(error.message))
+        messages.error(request, error.localised())
     if error is not None and error.code == "not_found":
         return redirect("home")
     return redirect("room", code=codes.normalize(code))

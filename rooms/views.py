@@ -79,7 +79,7 @@ def room_new(request: HttpRequest) -> HttpResponse:
             pace=request.POST.get("pace", "normal"), options=options,
         )
     except errors.RoomError as exc:
-        messages.error(request, _(exc.message))
+        messages.error(request, exc.localised())
         return redirect("home")
     return redirect("room", code=room.code)
 
@@ -93,7 +93,7 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     try:
         room = services.play_now(actor=_actor(request), game=game)
     except errors.RoomError as exc:
-        messages.error(request, _(exc.message))
+        messages.error(request, exc.localised())
         return redirect("home")
     return redirect("room", code=room.code)
 
@@ -176,7 +176,7 @@ def room_api(request: HttpRequest, code: str) -> JsonResponse:
     except guessing.TooManyGuesses as refusal:
         return too_many_guesses(request, refusal)
     except errors.NotFound as exc:
-        return JsonResponse({"type": "error", "code": exc.code, "message": _(exc.message)},
+        return JsonResponse({"type": "error", "code": exc.code, "message": exc.localised()},
                             status=404)
     if room.visibility == Room.Visibility.PRIVATE and snapshot["you"]["seat"] is None:
         return JsonResponse(invitation(snapshot))

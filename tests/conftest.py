@@ -25,10 +25,23 @@ def pytest_configure(config):
                 )
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
+    # Pages load the JavaScript catalogue as a static file that is generated,
+    # not committed (rooms/management/commands/js_catalogue.py): make sure it
+    # exists and is current before any server or browser starts.
+    _write_js_catalogues()
     if worker or not getattr(config.option, "numprocesses", None):
         # This process runs tests (an xdist controller only starts workers, which
         # must be measured): under coverage, measure only the site's subprocesses.
         servers.measure_only_site_processes()
+
+
+def _write_js_catalogues() -> None:
+    import django
+
+    django.setup()
+    from rooms.management.commands.js_catalogue import write_catalogues
+
+    write_catalogues()
 
 
 def uses_browser(item) -> bool:

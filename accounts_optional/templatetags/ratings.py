@@ -1,16 +1,11 @@
-"""Numbers on Bengali pages in Bengali digits: ``{{ value|local_digits }}``."""
+"""Numbers on Bengali pages in Bengali digits: ``{{ value|local_digits }}``.
+
+The filter is now a template builtin (config/digits.py); this library keeps
+``{% load ratings %}`` working for the templates that load it."""
 
 from django import template
-from django.utils.translation import get_language
+
+from config.digits import local_digits
 
 register = template.Library()
-
-BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
-
-
-@register.filter
-def local_digits(value) -> str:
-    text = str(value)
-    if (get_language() or "").startswith("bn"):
-        return text.translate(BN_DIGITS)
-    return text
+register.filter("local_digits", local_digits)

@@ -54,7 +54,8 @@ def room_create(
         raise errors.BadMessage("Unknown game") from None
     if not isinstance(seats, int) or not engine.min_players <= seats <= engine.max_players:
         raise errors.BadMessage(
-            f"{engine.title} is for {engine.min_players} to {engine.max_players} players"
+            "{game} is for {low} to {high} players", game=errors.Text(engine.title),
+            low=engine.min_players, high=engine.max_players,
         )
     if pace not in Room.Pace.values:
         raise errors.BadMessage("Pace is normal or party")
@@ -99,13 +100,13 @@ def _house_rules(engine, seats: int, given: dict[str, Any], *, private: bool) ->
     chosen = {k: v for k, v in given.items() if k in allowed} if private else {}
     unknown = set(given) - set(allowed) - set(TABLE_CHOICES)
     if unknown:
-        raise errors.BadMessage(f"Unknown house rule: {', '.join(sorted(unknown))}")
+        raise errors.BadMessage("Unknown house rule: {rules}", rules=", ".join(sorted(unknown)))
     if not isinstance(given.get("rated", False), bool):
         raise errors.BadMessage("Rated is yes or no")
     try:
         resolved = engine.resolve_options(seats, chosen)
     except engine_base.GameError as exc:
-        raise errors.BadMessage(exc.message) from None
+        raise errors.from_engine(exc) from None
     if private and given.get("rated"):
         resolved["rated"] = True
     return resolved

@@ -91,10 +91,7 @@ def start(room: Room, seats: list[Seat]) -> Change:
 
 
 def _engine_error(exc: engine_base.GameError, seats: list[Seat]) -> errors.RoomError:
-    message = exc.for_players([s.name for s in seats])
-    if isinstance(exc, engine_base.NotYourTurn):
-        return errors.NotYourTurn(message)
-    return errors.IllegalAction(message)
+    return errors.from_engine(exc, [s.name for s in seats])
 
 
 def _clean_action(action: Any) -> dict[str, Any]:

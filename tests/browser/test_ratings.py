@@ -63,8 +63,7 @@ def wait_for_row(page, url: str, username: str, budget: float = 60.0):
 
 def switch_language(player, lang: str) -> None:
     page = player.page
-    page.select_option("#language-select", lang)
-    page.locator(".language-switcher button[type=submit]").click()
+    page.locator(f'.language-switcher button[value="{lang}"]').click()
     expect(page.locator("html")).to_have_attribute("lang", lang)
     player.lang = lang
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games.record import RecordError, dice_of_record, replay
 from rooms import history, services
@@ -72,9 +74,13 @@ def test_a_changed_die_fails_the_check_and_the_verdict_names_its_event(game):
     with pytest.raises(RecordError) as failure:
         replay(bad)  # the independent checker refuses it (maybe at the next move)
     assert failure.value.event_index is not None and failure.value.event_index >= index
-    verdict = history.verify(bad)
+    with translation.override("en"):
+        verdict = history.verify(bad)
     assert verdict["ok"] is False and verdict["event_index"] == index
     assert "seeds give" in verdict["message"]
+    with translation.override("bn"):  # the reader's language, numbers in its digits
+        bengali = history.verify(bad)["message"]
+    assert "সিড অনুযায়ী" in bengali and not re.search("[0-9]", bengali)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -99,14 +105,18 @@ def test_the_verify_page_explains_junk(client):
     assert client.get(reverse("verify")).status_code == 200
     page = client.post(reverse("verify"), {"record": "{not json"})
     assert page.context["verdict"]["ok"] is False
-    page = client.post(reverse("verify"), {"record": '{"format": "chess"}'})
+    page = client.post(reverse("verify"), {"record": '{"format": "chess"}'},
+                       HTTP_ACCEPT_LANGUAGE="en")
     assert "Unknown format" in page.context["verdict"]["message"]
+    page = client.post(reverse("verify"), {"record": '{"format": "chess"}'})
+    assert "অজানা ফরম্যাট" in page.context["verdict"]["message"]
 
 
 def test_a_seed_that_does_not_match_its_hash_fails():
     record = record_for("snakes")
     record["fairness"]["server_seed"] = "00" * 32
-    verdict = history.verify(record)
+    with translation.override("en"):
+        verdict = history.verify(record)
     assert verdict["ok"] is False and "hash" in verdict["message"]
 
 
@@ -201,7 +211,7 @@ def test_the_game_page_and_verifier_speak_bengali_first(client):
     game_row = stored_game(record_for("snakes"))
     html = client.get(reverse("game_page", args=[game_row.id])).content.decode()
     for text in ("রিপ্লে", "ধাপ %(n)s / %(total)s", "ভাগ্যের হিসাব", "আমার ব্রাউজারে যাচাই করুন",
-                 "ঘটনা %(event)s-এ ব্যর্থ", "ছক্কা ন্যায্য"):
+                 "ঘটনা %(event)s-এ ব্যর্থ", "ডাইস ন্যায্য"):
         assert text in html, text
     for name in ("replay-strings", "verify-strings"):
         start = html.index(f'id="{name}">') + len(name) + 6
