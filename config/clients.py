@@ -12,6 +12,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest
 
+from config.language import preferred_language
+
 
 def client_address(request: HttpRequest) -> str:
     header = getattr(settings, "KHELAGHOR_CLIENT_IP_HEADER", "")
@@ -73,7 +75,5 @@ def scope_language(scope: dict) -> str:
     """The language a socket's messages are written in, chosen as for its
     page (config.language): the visitor's choice (the language cookie), else
     English when the browser's first language is English, else Bengali."""
-    from config.language import preferred_language
-
     cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
     return preferred_language(cookie, _header(scope, b"accept-language"))

@@ -1,7 +1,7 @@
 """Computer players' names in the reader's language.
 
 A computer seat is named once, in English, when it is added
-(rooms.services._seat_bot: "Mitu (AI)"); that name is what the record, the
+(rooms.services.core.seat_bot: "Mitu (AI)"); that name is what the record, the
 history and every language's page share. A Bengali page shows it as
 "মিতু (AI)": the name is translated when it is displayed (the template filter
 ``seat_name`` here; the room page's script can do the same with the djangojs
@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_noop
 
 register = template.Library()
 
-# The same names, in the same order, as rooms.services._BOT_NAMES (a test checks).
+# The names computer seats are given, in order of seat (rooms.services.core.seat_bot).
 BOT_NAMES = [gettext_noop("Robi"), gettext_noop("Mitu"), gettext_noop("Tuni"),
              gettext_noop("Bablu"), gettext_noop("Shapla"), gettext_noop("Dolon")]
 AI_SUFFIX = " (AI)"

@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 from config.digits import to_local_digits
+from games import base as engine_base
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -156,8 +157,6 @@ def from_engine(exc: Any, names: list[str] | None = None) -> RoomError:
     """An engine's GameError as the room error a player reads: its template
     and values kept apart (so each socket gets it in its own language), the
     seat's ``{name}`` given by the table, a game's title translated."""
-    from games import base as engine_base
-
     params = dict(exc.params)
     if "{name}" in exc.template:
         seat = exc.seat

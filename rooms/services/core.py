@@ -21,6 +21,7 @@ from django.db import transaction
 from games.registry import get_game
 
 from .. import clock, codes, errors, publish, rows
+from ..bot_names import AI_SUFFIX, BOT_NAMES
 from ..models import Ban, Game, Room, Seat
 from ..nicknames import BadNickname, clean_nickname
 from ..state import load_state
@@ -208,13 +209,11 @@ def open_seat(seat: Seat) -> None:
                             "connections", "client_seed", "consecutive_timeouts"])
 
 
-_BOT_NAMES = ["Robi", "Mitu", "Tuni", "Bablu", "Shapla", "Dolon"]
-
-
 def seat_bot(seat: Seat, kind: str) -> None:
     seat.kind = Seat.Kind.BOT
     seat.bot_kind = kind
-    seat.name = f"{_BOT_NAMES[seat.index % len(_BOT_NAMES)]} (AI)"
+    # Stored in English; pages show it in their language (rooms.bot_names).
+    seat.name = f"{BOT_NAMES[seat.index % len(BOT_NAMES)]}{AI_SUFFIX}"
     seat.session_key = ""
     rows.save_fields(seat, ["kind", "bot_kind", "name", "session_key"])
 

@@ -41,7 +41,7 @@ def test_the_visitors_choice_beats_the_browser(client):
 
 
 def test_the_switch_is_one_tap_per_language_with_no_change_button(client):
-    html = client.get(reverse("rules_ludo")).content.decode()
+    html = client.get(reverse("rules", args=["ludo"])).content.decode()
     form = re.search(r'<form class="language-switcher".*?</form>', html, re.S).group(0)
     buttons = re.findall(r'<button type="submit" name="language" value="(\w+)"[^>]*'
                          r'aria-pressed="(\w+)">([^<]+)</button>', form)
@@ -51,7 +51,7 @@ def test_the_switch_is_one_tap_per_language_with_no_change_button(client):
 
 
 def test_a_tap_sets_the_language_and_returns_to_the_same_page_without_javascript(client):
-    page = reverse("rules_ludo") + "?from=home"
+    page = reverse("rules", args=["ludo"]) + "?from=home"
     response = client.post(reverse("set_language"), {"language": "en", "next": page})
     assert response.status_code == 302 and response["Location"] == page
     assert response.cookies["django_language"].value == "en"
