@@ -75,7 +75,8 @@ def client_facts() -> dict[str, dict[str, Any]]:
             "slug": declared.slug,
             "easy_bot": declared.easy_bot,
             "standard_bot": declared.standard_bot,
-            "host_options": [{"name": r.name, "label": _(r.label)}
+            "host_options": [{"name": r.name, "label": _(r.label),
+                              "default": _default(declared, r.name)}
                              for r in declared.house_rules if r.label],
             "dice": [{"event": d.event, "field": d.field, "by_seat": d.by_seat}
                      for d in declared.dice_fields],

@@ -179,6 +179,16 @@
     return node;
   };
   KG.ROLL_MS = 360;
+
+  // A computer seat is named once, in English ("Mitu (AI)", rooms/bot_names.py),
+  // and every page shows that name in its own language.
+  var BOT_NAMES = [gettext_noop("Robi"), gettext_noop("Mitu"), gettext_noop("Tuni"),
+                   gettext_noop("Bablu"), gettext_noop("Shapla"), gettext_noop("Dolon")];
+  KG.seatName = function (name, kind) {
+    var m = kind === "bot" && /^(.*) \(AI\)$/.exec(name || "");
+    if (!m || BOT_NAMES.indexOf(m[1]) < 0) return name;
+    return KG.fmt(gettext("%(name)s (AI)"), { name: gettext(m[1]) });
+  };
   KG.rolled = 0;
   function pips(face, cls) {
     var g = KG.svg("g", { class: cls });

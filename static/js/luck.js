@@ -27,7 +27,7 @@
   }
 
   function seat(s, kind, opts) {
-    var name = s.name || (opts.nameOf ? opts.nameOf(s.seat) : fmt(gettext("Seat %(n)s"), { n: s.seat + 1 }));
+    var name = KG.seatName(s.name, s.kind) || (opts.nameOf ? opts.nameOf(s.seat) : fmt(gettext("Seat %(n)s"), { n: s.seat + 1 }));
     var lines = [
       KG.nfmt(kind === "held" ? ngettext("%(n)s die held", "%(n)s dice held", s.dice) : ngettext("%(n)s roll", "%(n)s rolls", s.dice), s.dice),
       fmt(gettext("sixes: %(n)s (fair dice: %(expected)s)"), { n: s.sixes, expected: one(s.expected_sixes) }),

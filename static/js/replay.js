@@ -72,10 +72,10 @@
 
     function nameOf(seat) {
       var s = data.seats[seat];
-      return s ? s.name : "?";
+      return s ? KG.seatName(s.name, s.kind) : "?";
     }
     function ctx(i) {
-      var seats = data.seats.map(function (s) { return { seat: s.seat, name: s.name, kind: s.kind, bot: s.bot || null, connected: true }; });
+      var seats = data.seats.map(function (s) { return { seat: s.seat, name: KG.seatName(s.name, s.kind), kind: s.kind, bot: s.bot || null, connected: true }; });
       return {
         view: views[i], prevView: i ? views[i - 1] : null, events: data.frames[i].events || [],
         legal: [], you: null, replay: true, canAct: false, act: function () {}, nameOf: nameOf,

@@ -1,22 +1,13 @@
 /* The room page, part 2: what the page knows about each game, in one place.
 
-   Titles, the easier computer kind and the house-rule switches the lobby shows.
-   When the page carries the game registry (<script type="application/json"
-   id="kg-games">, per game: title, easy_bot, options), it is read from there;
-   until then the fallbacks below are used. Nothing else in the room page names
+   Titles, the easier computer kind and the house-rule switches the lobby shows,
+   read from the game registry the page carries (<script type="application/json"
+   id="kg-games">, rooms/declared.py client_facts: per game title, easy_bot,
+   host_options [{name, label, default}]). Nothing else in the room page names
    a game. */
 (function () {
   "use strict";
   var KG = window.KG, R = KG.room;
-
-  var FALLBACK = {
-    liars_dice: { title: function () { return gettext("Liar's Dice"); }, easy_bot: "easy", options: [] },
-    ludo: {
-      title: function () { return gettext("Ludo"); }, easy_bot: "smart",
-      options: [{ key: "home_bonus_roll", id: "home-bonus", default: true, label: function () { return gettext("Bringing a token home earns another roll"); } }],
-    },
-    snakes: { title: function () { return gettext("Snakes & Ladders"); }, easy_bot: null, options: [] },
-  };
 
   var registry = null;
   var node = document.getElementById("kg-games");
@@ -25,14 +16,12 @@
   }
 
   function entry(game) {
-    if (registry && registry[game]) return registry[game];
-    return FALLBACK[game] || null;
+    return (registry && registry[game]) || null;
   }
-  function text(v) { return typeof v === "function" ? v() : v; }
 
   R.gameTitle = function (game) {
     var e = entry(game);
-    return e && e.title ? text(e.title) : game;
+    return e && e.title ? e.title : game;
   };
   /* The easier computer kind of a game, or null when it has only the standard one. */
   R.easyBot = function (game) {
@@ -42,7 +31,7 @@
   /* House-rule switches: [{key, default, label}] (booleans, at private tables). */
   R.houseRules = function (game) {
     var e = entry(game);
-    return ((e && e.options) || []).filter(function (o) { return o.default === true || o.default === false; })
-      .map(function (o) { return { key: o.key, id: o.id, default: o.default, label: text(o.label) }; });
+    return ((e && e.host_options) || []).filter(function (o) { return o.default === true || o.default === false; })
+      .map(function (o) { return { key: o.name, default: o.default, label: o.label }; });
   };
 })();

@@ -104,7 +104,7 @@
   R.nameOf = function (i) {
     if (i === null || i === undefined) return "";
     var s = R.seatOf(i);
-    if (s.name) return s.name;
+    if (s.name) return KG.seatName(s.name, s.kind);
     if (s.kind === "bot") return KG.fmt(gettext("Computer %(n)s"), { n: i + 1 });
     return KG.fmt(gettext("Seat %(n)s"), { n: i + 1 });
   };
