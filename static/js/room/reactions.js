@@ -20,7 +20,10 @@
     var r = KG.REACTIONS.filter(function (x) { return x[0] === id; })[0];
     if (!r) return;
     KG.announce(KG.fmt(gettext("%(name)s: %(reaction)s"), { name: R.nameOf(seat), reaction: t(r[2]) }));
-    var target = R.root.querySelector('.table-seat[data-seat="' + seat + '"]') || R.root.querySelector('[data-seat="' + seat + '"]');
+    // Over the seat the player sees: the strip's, or the board's own (Liar's Dice).
+    var target = [].filter.call(R.root.querySelectorAll('[data-seat="' + seat + '"]'), function (n) {
+      return n.getClientRects().length > 0;
+    })[0];
     if (!target) return;
     target.style.position = "relative";
     var bubble = el("span", { class: "reaction-float", "aria-hidden": "true" }, r[1] + " " + t(r[2]));

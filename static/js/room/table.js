@@ -78,6 +78,8 @@
     var mod = KG.games[room.game];
     var c = R.ctx();
     KG.clear(P.seats);
+    // A board that seats its players itself (Liar's Dice around the cup) needs no strip.
+    P.seats.hidden = !!(mod && mod.seatsOnBoard);
     (room.seats || []).forEach(function (s) {
       var turnSeat = game && game.turn ? game.turn.seat : null;
       var placed = game && game.placings ? game.placings.indexOf(s.seat) : -1;
