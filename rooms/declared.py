@@ -67,15 +67,16 @@ def client_facts() -> dict[str, dict[str, Any]]:
     """What the browser needs of each game, emitted once per page as
     ``<script type="application/json" id="kg-games">`` (templatetags/games.py):
     its title (translated), the easier and the standard computer kinds, the
-    house rules a host may toggle, where its records hold dice (verify.js) and
-    the replay's pace."""
+    house rules a host may toggle (name, label, the engine's default), where its
+    records hold dice (verify.js) and the replay's pace."""
     return {
         declared.id: {
             "title": _(declared.title),
             "slug": declared.slug,
             "easy_bot": declared.easy_bot,
             "standard_bot": declared.standard_bot,
-            "host_options": [{"name": r.name, "label": _(r.label)}
+            "host_options": [{"name": r.name, "label": _(r.label),
+                              "default": _default(declared, r.name)}
                              for r in declared.house_rules if r.label],
             "dice": [{"event": d.event, "field": d.field, "by_seat": d.by_seat}
                      for d in declared.dice_fields],
