@@ -67,8 +67,8 @@ def client_facts() -> dict[str, dict[str, Any]]:
     """What the browser needs of each game, emitted once per page as
     ``<script type="application/json" id="kg-games">`` (templatetags/games.py):
     its title (translated), the easier and the standard computer kinds, the
-    house rules a host may toggle, where its records hold dice (verify.js) and
-    the replay's pace."""
+    house rules a host may toggle (name, label, the engine's default), where its
+    records hold dice (verify.js) and the replay's pace."""
     return {
         declared.id: {
             "title": _(declared.title),

@@ -106,7 +106,8 @@ def test_the_fourth_game_runs_end_to_end():
     assert "js/ludo.js" not in page and "js/liars_dice.js" not in page  # only its own board
     facts = kg_games(page)["highroll"]
     assert facts["title"] == "High Roll" and facts["easy_bot"] is None
-    assert facts["host_options"] == [{"name": "low_wins", "label": "The lower roll wins"}]
+    assert facts["host_options"] == [{"name": "low_wins", "label": "The lower roll wins",
+                                      "default": False}]
     assert facts["dice"] == [{"event": "roll", "field": "value", "by_seat": False}]
 
     guest_session = SessionStore()
@@ -118,7 +119,8 @@ def test_the_fourth_game_runs_end_to_end():
     assert rolled["events"][0]["seat"] == 0 and rolled["game"]["view"]["to_move"] == 1
 
     # The guest never rolls: each deadline rolls for them (and for the host
-    # after a tie), as for any game, until the game is over.
+    # after a tie), as for any game, until the game is over; an absent player's
+    # seat is taken over by a computer after 45 s away.
     timeouts = 0
     for _ in range(60):
         game_row = services.current_game(Room.objects.get(code=code))
@@ -126,9 +128,9 @@ def test_the_fourth_game_runs_end_to_end():
             break
         clock.advance((game_row.deadline - clock.now()).total_seconds() + 0.1)
         change = services.deadline_fire(game_row.id, game_row.seq)
-        assert change.events[0]["type"] == "timeout"
-        assert change.events[1]["type"] == "roll"
-        timeouts += 1
+        types = [e["type"] for e in change.events]
+        assert "roll" in types  # a computer rolled for the player who did not
+        timeouts += types.count("timeout")  # none once a computer holds the seat
     game_row = Game.objects.get(room__code=code)
     assert game_row.status == Game.Status.FINISHED and timeouts >= 1
 
