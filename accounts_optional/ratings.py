@@ -6,7 +6,7 @@ order of every seat is one free-for-all result, rated with OpenSkill's
 Plackett-Luce model (made for multiplayer rankings). Only accounts are
 updated, and only for a seat the player mostly played themselves:
 
-- a computer seat is a fixed-strength opponent (``BOT_RATINGS``, one per kind,
+- a computer seat is a fixed-strength opponent (its game's ``bot_ratings``, one per kind,
   never changed by people's games), so a game against computers still teaches
   the system something;
 - a guest is an unknown newcomer (the default rating), not updated;
@@ -32,7 +32,7 @@ from typing import Any
 from django.db import IntegrityError, close_old_connections, connection, transaction
 from openskill.models import PlackettLuce
 
-from games.registry import get_game
+from games.registry import declaration, get_game
 from rooms.models import Game, MoveLog, Room
 
 from .models import (
@@ -49,21 +49,12 @@ log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
-# The URL slugs of the leaderboards, as the rules pages spell them.
-GAME_SLUGS = {"liars-dice": "liars_dice", "ludo": "ludo", "snakes-and-ladders": "snakes"}
-SLUG_OF = {game: slug for slug, game in GAME_SLUGS.items()}
-
-# Computer players as opponents, per game: mu per kind, measured by
-# scripts/calibrate_bot_ratings.py (300 simulated 4-seat games, the same model,
-# every kind starting as a newcomer; figures rounded). They are never updated by
-# people's games; BOT_SIGMA says "we know this opponent", so a result against
-# one moves the person, and beating a strong computer is worth more.
-# Snakes & Ladders has no decisions: every kind is an average player.
-BOT_RATINGS = {
-    "liars_dice": {"random": -7.0, "easy": 26.0, "prob": 29.0, "standard": 51.0},
-    "ludo": {"random": 14.0, "smart": 26.0, "standard": 36.0},
-    "snakes": {"random": 25.0, "standard": 25.0},
-}
+# Computer players as opponents: each game declares a mu per kind
+# (Declaration.bot_ratings), measured by scripts/calibrate_bot_ratings.py (300
+# simulated 4-seat games, the same model, every kind starting as a newcomer;
+# figures rounded). They are never updated by people's games; BOT_SIGMA says "we
+# know this opponent", so a result against one moves the person, and beating a
+# strong computer is worth more. The leaderboards' URLs use the games' slugs.
 BOT_SIGMA = 2.0
 UNKNOWN_BOT = 25.0  # external programs, or a kind added later
 
@@ -193,7 +184,7 @@ def _locked_ratings(game: str, user_ids: set[int]) -> dict[int, Rating]:
 
 def _opponent(game: str, seat: SeatAtEnd, ratings: dict[int, Rating]):
     if seat.kind == "bot":
-        mu = BOT_RATINGS.get(game, {}).get(seat.bot_kind.split(":")[0], UNKNOWN_BOT)
+        mu = declaration(game).bot_ratings.get(seat.bot_kind.split(":")[0], UNKNOWN_BOT)
         return MODEL.rating(mu=mu, sigma=BOT_SIGMA)
     if seat.user_id in ratings:
         rating = ratings[seat.user_id]
@@ -286,7 +277,7 @@ def profile_ratings(user) -> list[dict[str, Any]]:
         points += [(c.mu, c.sigma) for c in history]
         out.append({
             "game": rating.game,
-            "slug": SLUG_OF[rating.game],
+            "slug": declaration(rating.game).slug,
             "title": get_game(rating.game).title,
             "row": Row(None, user.get_username(), rating.mu, rating.sigma, rating.games),
             "settled": rating.games >= MIN_GAMES,

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.registry import get_game
+from games.registry import by_slug, declarations, get_game
 from rooms import history
 
 from . import ratings
@@ -76,14 +76,15 @@ def profile(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """One game's leaderboard: accounts by rating; newcomers listed apart."""
-    game = ratings.GAME_SLUGS.get(slug)
-    if game is None:
-        raise Http404("No such game")
+    try:
+        game = by_slug(slug).id
+    except KeyError:
+        raise Http404("No such game") from None
     return render(request, "accounts/leaderboard.html", {
         "game": game,
         "title": get_game(game).title,
         "board": ratings.leaderboard(game),
         "min_games": ratings.MIN_GAMES,
         "others": [{"slug": s, "title": get_game(g).title}
-                   for s, g in ratings.GAME_SLUGS.items() if g != game],
+                   for s, g in ((d.slug, d.id) for d in declarations()) if g != game],
     })

@@ -18,7 +18,7 @@ scalachess (illegal actions are refused with a sentence a player can read).
 from __future__ import annotations
 
 from collections.abc import Callable, Container
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 Action = dict[str, Any]
@@ -341,6 +341,9 @@ class Declaration:
     house_rules: tuple[HouseRule, ...] = ()
     seats_hint: tuple[int, str] | None = None  # (from this many seats, a sentence)
     replay_pace_ms: int = 800  # one replay step while playing back
+    # Computer players as rated opponents: mu per kind (accounts_optional.ratings;
+    # measured by scripts/calibrate_bot_ratings.py). A kind not listed counts as average.
+    bot_ratings: dict[str, float] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

@@ -385,5 +385,6 @@ DECLARATION = Declaration(
     rules_template="rules/liars_dice.html",
     script="js/liars_dice.js",
     stylesheet="css/liars_dice.css",
+    bot_ratings={"random": -7.0, "easy": 26.0, "prob": 29.0, "standard": 51.0},
     icon_template="rooms/icons/liars_dice.html",
 )

@@ -254,6 +254,8 @@ DECLARATION = Declaration(
     dice_fields=(DiceField("roll", "value"),),
     rules_template="rules/snakes.html",
     script="js/snakes.js",
+    # No decisions in Snakes & Ladders: every computer is an average player.
+    bot_ratings={"random": 25.0, "standard": 25.0},
     icon_template="rooms/icons/snakes.html",
     house_rules=(HouseRule("board"),),
 )

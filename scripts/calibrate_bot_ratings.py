@@ -1,4 +1,4 @@
-"""Measure the computer players' ratings that accounts_optional.ratings.BOT_RATINGS holds.
+"""Measure the computer players' ratings that each game's Declaration.bot_ratings holds.
 
     .venv/bin/python scripts/calibrate_bot_ratings.py ludo --games 300
 
