@@ -75,6 +75,23 @@ def services_missing() -> str | None:
     return None
 
 
+def prepare_database() -> None:
+    """This process talks to the servers' database and Redis: the same settings,
+    the schema migrated, and no timers left over from an earlier run."""
+    os.environ.update({k: v for k, v in server_env().items()
+                       if k.startswith(("DATABASE", "REDIS", "DJANGO", "KHELAGHOR"))})
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO,
+                   env=server_env(), check=True, capture_output=True)
+    import django
+
+    django.setup()
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).delete(
+        "khelaghor:timers:due", "khelaghor:timers:processing", "khelaghor:timers:payload")
+
+
 def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {
         **os.environ,
@@ -509,18 +526,7 @@ def main() -> int:
         print(f"bench_load: skipped, {missing}")
         return 0
 
-    os.environ.update({k: v for k, v in server_env().items()
-                       if k.startswith(("DATABASE", "REDIS", "DJANGO", "KHELAGHOR"))})
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO,
-                   env=server_env(), check=True, capture_output=True)
-    import django
-
-    django.setup()
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).delete(
-        "khelaghor:timers:due", "khelaghor:timers:processing", "khelaghor:timers:payload")
+    prepare_database()
 
     print(f"machine: {os.cpu_count()} CPUs, {_meminfo()}; {args.processes} daphne "
           f"processes; {args.tables} tables x {args.seats} seats, one action per table every "

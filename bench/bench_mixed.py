@@ -31,7 +31,6 @@ import asyncio
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -447,18 +446,7 @@ def main() -> int:
     if missing:
         print(f"bench_mixed: skipped, {missing}")
         return 0
-    os.environ.update({k: v for k, v in server_env().items()
-                       if k.startswith(("DATABASE", "REDIS", "DJANGO", "KHELAGHOR"))})
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO,
-                   env=server_env(), check=True, capture_output=True)
-    import django
-
-    django.setup()
-    import redis
-
-    redis.Redis.from_url(base.REDIS_URL).delete(
-        "khelaghor:timers:due", "khelaghor:timers:processing", "khelaghor:timers:payload")
+    base.prepare_database()
     print(f"machine: {os.cpu_count()} CPUs, {base._meminfo()}, load average "
           f"{Path('/proc/loadavg').read_text().split()[0]} before the run; {args.processes} "
           f"daphne processes; mix {', '.join(label(g, s) for g, s, _ in MIX)} "
