@@ -212,4 +212,6 @@ def test_from_a_first_visit_to_the_first_move_with_play_now(players, shots, lang
     kinds = page.evaluate("() => KG.state.snap.room.seats.map(s => s.kind)")
     print(f"\nfirst visit to first move ({lang}): {seconds:.1f} s, {taps} taps besides typing")
     assert kinds == ["human", "bot", "bot", "bot"]
-    assert taps <= 3 and seconds < 30
+    # The seconds are a figure to read, not a bound: a loaded CI machine may be
+    # several times slower than a phone on a good day (speed lives in `make bench`).
+    assert taps <= 3
