@@ -290,7 +290,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._call(services.seat_seed, seed)
 
     async def do_add_bot(self, message):
-        await self._call(services.bot_add, message.get("seat"), message.get("bot") or "standard")
+        await self._call(services.bot_add, message.get("seat"), message.get("bot"))
 
     async def do_remove_bot(self, message):
         await self._call(services.bot_remove, message.get("seat"))

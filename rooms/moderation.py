@@ -20,6 +20,8 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from games.registry import declaration
+
 from . import codes, errors, rows, selectors
 from .models import Ban, Game, ModerationLog, Report, Room, Seat
 from .services import core, upkeep
@@ -93,7 +95,7 @@ def seat_remove(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     target = _describe_seat(seat)
     event = {"type": "removed", "seat": seat.index}
     if room.status == Room.Status.PLAYING:
-        core.seat_bot(seat, "standard")
+        core.seat_bot(seat, declaration(room.game).standard_bot)
         seat.user_id = None
         seat.held = False
         seat.connections = 0

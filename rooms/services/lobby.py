@@ -226,8 +226,11 @@ def seat_leave(code: str, actor: Actor) -> Change:
 
 
 @transaction.atomic
-def bot_add(code: str, actor: Actor, seat: int | None = None, kind: str = "standard") -> Change:
+def bot_add(code: str, actor: Actor, seat: int | None = None, kind: str | None = None) -> Change:
+    """The host seats a computer of ``kind`` (the game's standard one if not given)."""
     room = locked(code)
+    if kind is None:
+        kind = declaration(room.game).standard_bot
     seats = seats_of(room)
     require_host(seats, actor)
     if room.status != Room.Status.LOBBY:

@@ -15,7 +15,7 @@ from accounts_optional import ratings
 from games import base as engine_base
 from games.bots import make_bot
 from games.fairness import DiceStream, combine_client_seed, new_server_seed, seed_hash
-from games.registry import get_game
+from games.registry import declaration, get_game
 
 from .. import clock, errors, publish, rows
 from ..models import Game, Room, Seat
@@ -331,11 +331,11 @@ def _action_claimed(room: Room, game_row: Game, seat: Seat) -> bool:
 
 def _computer_choice(game_row: Game, engine, state, turn, seat: Seat) -> dict[str, Any]:
     """What a computer does in ``seat``: its own kind on a computer seat, the
-    ``standard`` player for a human who timed out or whose seat is held. It sees
+    game's standard player for a human who timed out or whose seat is held. It sees
     only that seat's view."""
     if turn.dice:
         return {"type": "roll"}
-    kind = seat.bot_kind if seat.kind == Seat.Kind.BOT else "standard"
+    kind = seat.bot_kind if seat.kind == Seat.Kind.BOT else declaration(game_row.game).standard_bot
     bot = make_bot(game_row.game, kind)
     rng = random.Random(f"{game_row.id}:{game_row.seq}")
     return bot.choose(
@@ -359,7 +359,7 @@ def room_autostart(room_id: int) -> Change | None:
         return None
     for seat in seats:
         if seat.kind == Seat.Kind.OPEN:
-            seat_bot(seat, "standard")
+            seat_bot(seat, declaration(room.game).standard_bot)
     return start(room, seats)
 
 
@@ -380,5 +380,5 @@ def room_start_now(code: str, actor: Actor) -> Change:
         raise errors.WrongStatus("The game has already started")
     for seat in seats:
         if seat.kind == Seat.Kind.OPEN:
-            seat_bot(seat, "standard")
+            seat_bot(seat, declaration(room.game).standard_bot)
     return start(room, seats)
