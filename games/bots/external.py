@@ -29,7 +29,6 @@ import shlex
 import subprocess
 import sys
 import threading
-import time
 import weakref
 from collections import Counter
 from typing import IO, Any
