@@ -92,7 +92,8 @@ class Lineup:
         """One bot per seat: seat ``s`` is played by entry ``(s + rotation) % n``."""
         n = len(self.specs)
         entries = [(s + rotation) % n for s in range(n)]
-        return [self.kept.get(j) or make_bot(self.game_name, self.specs[j]) for j in entries]
+        return [self.kept[j] if j in self.kept else make_bot(self.game_name, self.specs[j])
+                for j in entries]
 
     def stats(self) -> dict[int, dict[str, int]]:
         """Per kept entry: starts, decisions and fallbacks to random so far."""
