@@ -99,13 +99,17 @@ def tournament_main(argv: list[str], out: TextIO = sys.stdout) -> int:
     parser = _Parser(prog="tournament")
     _common(parser)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes (default 2; 1 when a bot is external:)")
     args = parser.parse_args(argv)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game, specs, options = _game_and_bots(args)
+    workers = args.workers
+    if workers is None:  # an external program starts once per run, not once per worker
+        workers = 1 if any(spec.partition(":")[0] == "external" for spec in specs) else 2
     result = run_tournament(
-        game, specs, args.games, seed=args.seed, options=options, workers=max(1, args.workers)
+        game, specs, args.games, seed=args.seed, options=options, workers=max(1, workers)
     )
     out.write(f"{game}, {args.players} players, {args.games} seat-rotated games\n")
     for line in result.lines():

@@ -13,7 +13,7 @@ import pytest
 
 from games.bots import make_bot
 from games.bots.external import ExternalBot
-from games.cli import simulate_main
+from games.cli import simulate_main, tournament_main
 from games.fairness import DiceStream, simulated_seeds
 from games.registry import get_game
 from games.simulate import Lineup, play_game, run_tournament, simulate_record
@@ -299,3 +299,16 @@ def test_simulate_reports_each_external_seat_at_the_end(tmp_path):
     assert len(summary) == 1 and "exits" in summary[0] and " start" in summary[0]
     assert "external bots, 2 games:" in report
     assert not any("seat 2" in line for line in report)  # prob is not an external bot
+
+
+def test_tournament_command_starts_an_external_bot_once_by_default(tmp_path):
+    log = tmp_path / "log.txt"
+    command = script_command(tmp_path, "slow_start", SLOW_START, log)
+    out = io.StringIO()
+    code = tournament_main(["liars_dice", "--players", "2", "--games", "4",
+                            "--bots", f"external:{command},random"], out)
+    assert code == 0
+    text = out.getvalue()
+    assert "external bots (by --bots entry; seats rotate):" in text  # one worker
+    assert ": 1 start, " in text and "0 played at random instead" in text
+    assert len([line for line in read_log(log) if line[0] == "new_game"]) == 4
