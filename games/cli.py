@@ -15,7 +15,7 @@ from .base import GameError
 from .bots import UnknownBot, make_bot
 from .record import RecordError, dumps, loads, replay
 from .registry import game_names, get_game
-from .simulate import run_tournament, simulate_record
+from .simulate import Lineup, external_report, run_tournament, simulate_record
 
 
 class UsageError(Exception):
@@ -72,7 +72,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", metavar="KEY=VALUE")
 
 
-def simulate_main(argv: list[str], out: TextIO = sys.stdout) -> int:
+def simulate_main(argv: list[str], out: TextIO = sys.stdout, err: TextIO | None = None) -> int:
+    """Whole games between computer players: one record per game (JSON Lines) on standard
+    output; at the end, how each external bot fared, on standard error."""
     parser = _Parser(prog="simulate")
     _common(parser)
     parser.add_argument("--games", type=int, default=1)
@@ -80,9 +82,16 @@ def simulate_main(argv: list[str], out: TextIO = sys.stdout) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game, specs, options = _game_and_bots(args)
-    for i in range(args.games):
-        record = simulate_record(game, specs, seed=args.seed, index=i, options=options)
-        out.write(dumps(record) + "\n")
+    with Lineup(game, specs) as lineup:  # an external program starts once for all the games
+        for i in range(args.games):
+            record = simulate_record(game, specs, seed=args.seed, index=i, options=options,
+                                     bots=lineup.bots())
+            out.write(dumps(record) + "\n")
+    if stats := lineup.stats():
+        err = err or sys.stderr
+        err.write(f"external bots, {args.games} games:\n")
+        for line in external_report(specs, stats):
+            err.write("  " + line + "\n")
     return 0
 
 
@@ -90,13 +99,17 @@ def tournament_main(argv: list[str], out: TextIO = sys.stdout) -> int:
     parser = _Parser(prog="tournament")
     _common(parser)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes (default 2; 1 when a bot is external:)")
     args = parser.parse_args(argv)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game, specs, options = _game_and_bots(args)
+    workers = args.workers
+    if workers is None:  # an external program starts once per run, not once per worker
+        workers = 1 if any(spec.partition(":")[0] == "external" for spec in specs) else 2
     result = run_tournament(
-        game, specs, args.games, seed=args.seed, options=options, workers=max(1, args.workers)
+        game, specs, args.games, seed=args.seed, options=options, workers=max(1, workers)
     )
     out.write(f"{game}, {args.players} players, {args.games} seat-rotated games\n")
     for line in result.lines():

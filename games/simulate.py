@@ -16,6 +16,7 @@ from typing import Any
 
 from .base import Game
 from .bots import Bot, make_bot
+from .bots.external import describe_stats
 from .fairness import DiceStream, seed_hash, simulated_seeds
 from .record import build_record, seat_entry
 from .registry import get_game
@@ -68,6 +69,54 @@ def play_game(
     return state, events
 
 
+class Lineup:
+    """The players of a run, one per ``--bots`` entry, for game after game.
+
+    An outside program is slow to start, so each ``external:`` entry keeps one
+    ``ExternalBot`` (one process) for the whole run and is told of each new game
+    (``new_game``); built-in kinds are made afresh for every game, as before, so
+    a record stays reproducible from its seed and index alone. In a seat-rotated
+    run, entry ``j`` sits in seat ``(j - rotation) % n``.
+    """
+
+    def __init__(self, game_name: str, specs: Sequence[str]):
+        self.game_name = game_name
+        self.specs = list(specs)
+        self.kept: dict[int, Bot] = {
+            j: make_bot(game_name, spec)
+            for j, spec in enumerate(self.specs)
+            if spec.partition(":")[0] == "external"
+        }
+
+    def bots(self, rotation: int = 0) -> list[Bot]:
+        """One bot per seat: seat ``s`` is played by entry ``(s + rotation) % n``."""
+        n = len(self.specs)
+        entries = [(s + rotation) % n for s in range(n)]
+        return [self.kept[j] if j in self.kept else make_bot(self.game_name, self.specs[j])
+                for j in entries]
+
+    def stats(self) -> dict[int, dict[str, int]]:
+        """Per kept entry: starts, decisions and fallbacks to random so far."""
+        return {j: bot.stats() for j, bot in self.kept.items()}  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        for bot in self.kept.values():
+            bot.close()  # type: ignore[attr-defined]
+
+    def __enter__(self) -> Lineup:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def external_report(
+    specs: Sequence[str], stats: dict[int, dict[str, int]], *, label: str = "seat"
+) -> list[str]:
+    """The end of a run: per external entry, how often it started and fell back to random."""
+    return [f"{label} {j + 1}, {specs[j]}: {describe_stats(stats[j])}" for j in sorted(stats)]
+
+
 def simulate_record(
     game_name: str,
     bot_specs: Sequence[str],
@@ -76,16 +125,34 @@ def simulate_record(
     index: int = 0,
     options: dict[str, Any] | None = None,
     timer: DecisionTimer | None = None,
+    bots: Sequence[Bot] | None = None,
 ) -> dict[str, Any]:
-    """One finished game between bots, as a record; reproducible from (seed, index)."""
+    """One finished game between bots, as a record; reproducible from (seed, index).
+
+    ``bots`` (one per spec, e.g. ``Lineup.bots()``) are the players when given, so
+    that a run keeps its external programs from game to game; otherwise they are
+    made from ``bot_specs`` for this game alone and closed after it."""
     game = get_game(game_name)
-    bots = [make_bot(game_name, spec) for spec in bot_specs]
-    options = game.resolve_options(len(bots), options)
+    own = bots is None
+    players = [make_bot(game_name, spec) for spec in bot_specs] if bots is None else list(bots)
+    if len(players) != len(bot_specs):
+        raise ValueError(f"{len(bot_specs)} specs but {len(players)} bots")
+    options = game.resolve_options(len(players), options)
+    for seat, bot in enumerate(players):
+        if (announce := getattr(bot, "new_game", None)) is not None:
+            announce(game=game_name, seat=seat, players=len(players), options=options,
+                     number=index)
     server_seed, client_seed = simulated_seeds(seed, index)
     rng = random.Random(f"{seed}:{index}:bots")
-    state, events = play_game(
-        game, bots, options, DiceStream(server_seed, client_seed), rng, timer=timer
-    )
+    try:
+        state, events = play_game(
+            game, players, options, DiceStream(server_seed, client_seed), rng, timer=timer
+        )
+    finally:
+        if own:
+            for bot in players:
+                if (close := getattr(bot, "close", None)) is not None:
+                    close()
     seats = [
         seat_entry(
             i, f"{spec.partition(':')[0]}-{i + 1}", bot=spec, **game.record_seat_extra(state, i)
@@ -119,18 +186,27 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _tournament_chunk(args: tuple) -> list[tuple[int, list[int]]]:
+def _tournament_chunk(args: tuple) -> tuple[list[tuple[int, list[int]]], dict]:
     game_name, specs, seed, indices, options = args
     n = len(specs)
     out = []
-    for i in indices:
-        rotation = i % n  # seat rotation: every kind plays from every seat
-        seated = [specs[(s + rotation) % n] for s in range(n)]
-        record = simulate_record(game_name, seated, seed=seed, index=i, options=options)
-        winner_seat = record["placings"][0]
-        # Seat s plays specs[(s + rotation) % n], so the winner is that index.
-        out.append((i, [(winner_seat + rotation) % n]))
-    return out
+    with Lineup(game_name, specs) as lineup:  # one process per external entry and worker
+        for i in indices:
+            rotation = i % n  # seat rotation: every kind plays from every seat
+            seated = [specs[(s + rotation) % n] for s in range(n)]
+            record = simulate_record(game_name, seated, seed=seed, index=i, options=options,
+                                     bots=lineup.bots(rotation))
+            winner_seat = record["placings"][0]
+            # Seat s plays specs[(s + rotation) % n], so the winner is that index.
+            out.append((i, [(winner_seat + rotation) % n]))
+        return out, lineup.stats()
+
+
+def _add_stats(total: dict[int, dict[str, int]], part: dict[int, dict[str, int]]) -> None:
+    for j, stats in part.items():
+        into = total.setdefault(j, {})
+        for key, value in stats.items():
+            into[key] = into.get(key, 0) + value
 
 
 @dataclass
@@ -139,6 +215,9 @@ class TournamentResult:
     games: int
     wins: dict[str, int]  # by kind spec, summed over seats of that kind
     seats: dict[str, int]  # how many seats each kind had per game
+    # Per external ``specs`` entry: starts, decisions, fallbacks (summed over workers).
+    external: dict[int, dict[str, int]] = field(default_factory=dict)
+    workers: int = 1
 
     def lines(self) -> list[str]:
         out = []
@@ -151,6 +230,11 @@ class TournamentResult:
                 f" = {wins / self.games:6.1%}"
                 f"  (95% CI {lo:.1%}-{hi:.1%}; an equal share would be {fair:.1%})"
             )
+        if self.external:
+            copies = f", one copy per worker ({self.workers})" if self.workers > 1 else ""
+            out.append(f"external bots (by --bots entry; seats rotate{copies}):")
+            out.extend("  " + line for line in
+                       external_report(self.specs, self.external, label="entry"))
         return out
 
 
@@ -168,16 +252,19 @@ def run_tournament(
     chunks = [list(range(w, games, workers)) for w in range(workers)]
     jobs = [(game_name, specs, seed, c, options) for c in chunks if c]
     results: list[tuple[int, list[int]]] = []
+    external: dict[int, dict[str, int]] = {}
     if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_tournament_chunk, jobs):
-                results.extend(part)
+            parts = list(pool.map(_tournament_chunk, jobs))
     else:
-        for job in jobs:
-            results.extend(_tournament_chunk(job))
+        parts = [_tournament_chunk(job) for job in jobs]
+    for part, stats in parts:
+        results.extend(part)
+        _add_stats(external, stats)
     wins: dict[str, int] = {}
     for _, (winner_index,) in results:
         spec = specs[winner_index]
         wins[spec] = wins.get(spec, 0) + 1
     seats = {spec: specs.count(spec) for spec in specs}
-    return TournamentResult(specs=specs, games=games, wins=wins, seats=seats)
+    return TournamentResult(specs=specs, games=games, wins=wins, seats=seats, external=external,
+                            workers=len(jobs) if workers > 1 else 1)
