@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games.registry import by_slug, declarations, get_game
-from rooms import history
+from rooms import history, selectors
 
 from . import ratings
 from .forms import RateLimitedLoginForm, SignUpForm
@@ -63,7 +63,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     """The signed-in player's games, or this browser's games for a guest."""
     user = request.user if request.user.is_authenticated else None
     session_key = request.session.session_key or ""
-    games = history.player_games(user=user, session_key=session_key)
+    games = selectors.player_games(user=user, session_key=session_key)
     return render(request, "accounts/profile.html", {
         "stats": history.profile_stats(games),
         "recent": games[:30],

@@ -1,5 +1,7 @@
-"""Reads about finished games: a player's history, the game page, the replay,
-the luck report and the staff dashboard's numbers (HackSoft's selectors).
+"""What a finished game's record says: the game page's summary, the verdict of
+the fair-dice check, the replay's frames and the luck report, and a player's
+totals per game. (The database reads, a player's games among them, are in
+``rooms.selectors``.)
 
 A player is their account *or* their browser session: guests have seats keyed by
 session, and when a guest signs up or signs in those seats are given the
@@ -9,12 +11,7 @@ account (``attach_guest_history``), so the history follows them across devices.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
-
-from django.db.models import Q, Sum
-from django.utils import timezone
 
 from games.record import (
     RecordError,
@@ -28,10 +25,8 @@ from games.record import (
 from games.registry import declaration, get_game
 
 from . import errors
-from .models import Ban, Game, MoveLog, Room, Seat
-
-OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
-
+from .models import Ban, Game, Seat
+from .selectors import PlayedGame
 
 # ---- a player's games ------------------------------------------------------------
 
@@ -51,56 +46,6 @@ def attach_guest_history(*, old_session_key: str, new_session_key: str, user) ->
     Ban.objects.filter(session_key=new_session_key or old_session_key, user__isnull=True,
                        active=True).update(user=user)
     return attached
-
-
-def _player_seats(*, user=None, session_key: str = ""):
-    match = Q(pk__in=[])
-    if user is not None and getattr(user, "is_authenticated", False):
-        match |= Q(user=user)
-    if session_key:
-        match |= Q(session_key=session_key)
-    return Seat.objects.filter(match, kind=Seat.Kind.HUMAN)
-
-
-@dataclass
-class PlayedGame:
-    game: Game
-    seat: int
-    name: str
-    place: int | None  # 1 = won; None when aborted
-
-    @property
-    def title(self) -> str:
-        return get_game(self.game.game).title
-
-    @property
-    def won(self) -> bool:
-        return self.place == 1
-
-
-def player_games(*, user=None, session_key: str = "", limit: int | None = None) -> list[PlayedGame]:
-    """Games that are over in which the player held a human seat, newest first."""
-    seats = {(s.room_id, s.index) for s in _player_seats(user=user, session_key=session_key)}
-    if not seats:
-        return []
-    rooms = {room for room, _ in seats}
-    games = (Game.objects.filter(room_id__in=rooms, status__in=OVER)
-             .select_related("room").order_by("-finished_at", "-id"))
-    out = []
-    for game in games:
-        for room_id, index in seats:
-            if room_id != game.room_id or index >= len(game.seats):
-                continue
-            entry = game.seats[index]
-            if entry.get("kind") != "human":
-                continue
-            place = None
-            if game.status == Game.Status.FINISHED and index in game.placings:
-                place = game.placings.index(index) + 1
-            out.append(PlayedGame(game, index, entry.get("name", ""), place))
-        if limit is not None and len(out) >= limit:
-            break
-    return out[:limit] if limit is not None else out
 
 
 def profile_stats(games: list[PlayedGame]) -> list[dict[str, Any]]:
@@ -223,37 +168,3 @@ def luck_report(record: dict[str, Any]) -> dict[str, Any]:
             "faces": distribution,
         })
     return {"game": record["game"], "kind": declaration(record["game"]).dice_shown, "seats": seats}
-
-
-# ---- the staff dashboard -------------------------------------------------------------
-
-
-def start_of_today() -> datetime:
-    now = timezone.localtime()
-    return now.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-def dashboard_stats() -> dict[str, int]:
-    today = start_of_today()
-    open_rooms = Room.objects.exclude(status=Room.Status.CLOSED)
-    table_events = MoveLog.objects.filter(created_at__gte=today)
-    return {
-        "rooms_open": open_rooms.count(),
-        "games_in_play": Game.objects.filter(status=Game.Status.IN_PROGRESS,
-                                             room__status=Room.Status.PLAYING).count(),
-        "players_connected": Seat.objects.filter(
-            room__in=open_rooms, kind=Seat.Kind.HUMAN, connections__gt=0
-        ).count(),
-        "connections": Seat.objects.filter(room__in=open_rooms).aggregate(
-            n=Sum("connections"))["n"] or 0,
-        "games_finished_today": Game.objects.filter(
-            status=Game.Status.FINISHED, finished_at__gte=today).count(),
-        "timeouts_today": table_events.filter(event__type="timeout").count(),
-        "takeovers_today": table_events.filter(event__type="takeover").count(),
-    }
-
-
-def rooms_open_now():
-    return (Room.objects.exclude(status=Room.Status.CLOSED)
-            .order_by("-last_activity").prefetch_related("seats"))
-

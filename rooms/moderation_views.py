@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.clients import client_address
 
-from . import codes, errors, guessing, history, moderation, services
+from . import codes, errors, guessing, moderation, selectors, services
 from .models import Report, Room
 from .views import too_many_guesses
 
@@ -80,7 +80,7 @@ def report(request: HttpRequest, code: str) -> HttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "admin/rooms/dashboard.html", {
         "title": _("Dashboard"),
-        "stats": history.dashboard_stats(),
+        "stats": selectors.dashboard_stats(),
         "open_reports": Report.objects.filter(resolved=False).count(),
-        "rooms": history.rooms_open_now()[:50],
+        "rooms": selectors.rooms_open_now()[:50],
     })

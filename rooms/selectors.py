@@ -1,6 +1,7 @@
 """Reads of rooms and games, in one place (HackSoft's selectors): a room by its
-code, its current game, a game's record, and what each connection sees of a
-room. The one place that turns rooms, seats and game state into protocol messages.
+code, its current game, a game's record, what each connection sees of a room,
+a player's games and the staff dashboard's numbers. The one place that turns
+rooms, seats and game state into protocol messages.
 Hidden information leaves only through the engine's ``view_for`` and
 ``event_for`` for the connection's own seat.
 """
@@ -8,16 +9,23 @@ Hidden information leaves only through the engine's ``view_for`` and
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.db.models import Q, Sum
 from django.urls import reverse
+from django.utils import timezone
 
 from games.record import build_record
 from games.registry import get_game
 
 from . import clock, codes, errors
-from .models import Game, Room, Seat
+from .models import Game, MoveLog, Room, Seat
 from .state import load_state
+
+# A game that is over: played to the end, or stopped.
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def owner_tag(session_key: str) -> str:
@@ -165,3 +173,89 @@ def snapshot_for(code: str, session_key: str) -> dict[str, Any]:
     game_row = current_game(room)
     state = load_state(game_row) if game_row is not None else None
     return message_for("snapshot", room, seats, game_row, state, seat)
+
+
+# ---- a player's games ------------------------------------------------------------
+
+
+def _player_seats(*, user=None, session_key: str = ""):
+    match = Q(pk__in=[])
+    if user is not None and getattr(user, "is_authenticated", False):
+        match |= Q(user=user)
+    if session_key:
+        match |= Q(session_key=session_key)
+    return Seat.objects.filter(match, kind=Seat.Kind.HUMAN)
+
+
+@dataclass
+class PlayedGame:
+    game: Game
+    seat: int
+    name: str
+    place: int | None  # 1 = won; None when aborted
+
+    @property
+    def title(self) -> str:
+        return get_game(self.game.game).title
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+
+def player_games(*, user=None, session_key: str = "", limit: int | None = None) -> list[PlayedGame]:
+    """Games that are over in which the player held a human seat, newest first."""
+    seats = {(s.room_id, s.index) for s in _player_seats(user=user, session_key=session_key)}
+    if not seats:
+        return []
+    rooms = {room for room, _ in seats}
+    games = (Game.objects.filter(room_id__in=rooms, status__in=OVER)
+             .select_related("room").order_by("-finished_at", "-id"))
+    out = []
+    for game in games:
+        for room_id, index in seats:
+            if room_id != game.room_id or index >= len(game.seats):
+                continue
+            entry = game.seats[index]
+            if entry.get("kind") != "human":
+                continue
+            place = None
+            if game.status == Game.Status.FINISHED and index in game.placings:
+                place = game.placings.index(index) + 1
+            out.append(PlayedGame(game, index, entry.get("name", ""), place))
+        if limit is not None and len(out) >= limit:
+            break
+    return out[:limit] if limit is not None else out
+
+
+# ---- the staff dashboard -------------------------------------------------------------
+
+
+def start_of_today() -> datetime:
+    now = timezone.localtime()
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def dashboard_stats() -> dict[str, int]:
+    today = start_of_today()
+    open_rooms = Room.objects.exclude(status=Room.Status.CLOSED)
+    table_events = MoveLog.objects.filter(created_at__gte=today)
+    return {
+        "rooms_open": open_rooms.count(),
+        "games_in_play": Game.objects.filter(status=Game.Status.IN_PROGRESS,
+                                             room__status=Room.Status.PLAYING).count(),
+        "players_connected": Seat.objects.filter(
+            room__in=open_rooms, kind=Seat.Kind.HUMAN, connections__gt=0
+        ).count(),
+        "connections": Seat.objects.filter(room__in=open_rooms).aggregate(
+            n=Sum("connections"))["n"] or 0,
+        "games_finished_today": Game.objects.filter(
+            status=Game.Status.FINISHED, finished_at__gte=today).count(),
+        "timeouts_today": table_events.filter(event__type="timeout").count(),
+        "takeovers_today": table_events.filter(event__type="takeover").count(),
+    }
+
+
+def rooms_open_now():
+    return (Room.objects.exclude(status=Room.Status.CLOSED)
+            .order_by("-last_activity").prefetch_related("seats"))
