@@ -123,6 +123,22 @@ def test_the_game_page_replays_with_the_table_renderers_and_checks_the_dice(serv
     shot(page, f"game-page-{game}")
 
 
+def test_the_game_page_on_a_phone_shows_each_seed_across_the_card(server, page):
+    """On a 360 px phone the page never scrolls sideways, and each 64-digit seed
+    runs across the card's width instead of a ribbon a few digits wide."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(f"{server.base_url}/games/{server.ids['ludo']}/")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    card = page.locator("section.fairness").bounding_box()
+    seeds = page.locator("dl.seeds dd code")
+    assert seeds.count() >= 2
+    for i in range(seeds.count()):
+        box = seeds.nth(i).bounding_box()
+        assert box["width"] >= 0.75 * card["width"], (i, box, card)
+    page.locator("dl.seeds").scroll_into_view_if_needed()
+    shot(page, "game-page-seeds-360x640")
+
+
 def test_a_moderator_finds_a_room_and_removes_a_player_through_the_admin(server, page):
     code = server.ids["live_code"]
     page.goto(server.base_url + "/admin/login/")
