@@ -231,3 +231,5 @@ class StandardBot(Bot):
 
 register("ludo", "smart", lambda param: SmartBot())
 register("ludo", "standard", StandardBot.from_param)
+
+from . import ludo_priority  # noqa: E402,F401  (registers the ``priority`` kind)
