@@ -233,3 +233,4 @@ register("ludo", "smart", lambda param: SmartBot())
 register("ludo", "standard", StandardBot.from_param)
 
 from . import ludo_priority  # noqa: E402,F401  (registers the ``priority`` kind)
+from . import ludo_search  # noqa: E402,F401  (registers the ``search`` kind)

@@ -57,6 +57,36 @@ def captured_progress(geo, arms, tokens, seat: int, end: int) -> int:
     return total
 
 
+def priority_token(geo, arms, tokens, seat: int, roll: int, movable) -> int:
+    """The token the priority rule moves with ``roll`` among ``movable``."""
+    mine = tokens[seat]
+    moves = sorted(movable)
+
+    def end_of(t):
+        p = mine[t]
+        return 0 if p == BASE else p + roll
+
+    # max() keeps the first of equals: moves are sorted by token.
+    captures = [(captured_progress(geo, arms, tokens, seat, end_of(t)), t) for t in moves]
+    captures = [(v, t) for v, t in captures if v > 0]
+    if captures:
+        return max(captures, key=lambda vt: vt[0])[1]
+    out = [t for t in moves if mine[t] == BASE]
+    if out:
+        return out[0]
+    column = [t for t in moves if mine[t] <= geo.last < end_of(t)]
+    if column:
+        return max(column, key=lambda t: mine[t])
+    escapes = [
+        t for t in moves
+        if in_danger(geo, arms, tokens, seat, mine[t])
+        and not in_danger(geo, arms, tokens, seat, end_of(t))
+    ]
+    if escapes:
+        return max(escapes, key=lambda t: mine[t])
+    return max(moves, key=lambda t: mine[t])
+
+
 class PriorityBot(Bot):
     kind = "priority"
 
@@ -68,35 +98,8 @@ class PriorityBot(Bot):
         tokens = tuple(tuple(s["tokens"]) for s in view["seats"])
         seat = view["to_move"]
         roll = view["rolls"][view["current"]]
-        mine = tokens[seat]
-        moves = sorted(legal, key=lambda a: a["token"])
-
-        def end_of(a):
-            p = mine[a["token"]]
-            return 0 if p == BASE else p + roll
-
-        def best(candidates, key):
-            # max() keeps the first of equals: moves are sorted by token.
-            return max(candidates, key=key)
-
-        captures = [(captured_progress(geo, arms, tokens, seat, end_of(a)), a) for a in moves]
-        captures = [(v, a) for v, a in captures if v > 0]
-        if captures:
-            return best(captures, key=lambda va: va[0])[1]
-        out = [a for a in moves if mine[a["token"]] == BASE]
-        if out:
-            return out[0]
-        column = [a for a in moves if mine[a["token"]] <= geo.last < end_of(a)]
-        if column:
-            return best(column, key=lambda a: mine[a["token"]])
-        escapes = [
-            a for a in moves
-            if in_danger(geo, arms, tokens, seat, mine[a["token"]])
-            and not in_danger(geo, arms, tokens, seat, end_of(a))
-        ]
-        if escapes:
-            return best(escapes, key=lambda a: mine[a["token"]])
-        return best(moves, key=lambda a: mine[a["token"]])
+        token = priority_token(geo, arms, tokens, seat, roll, [a["token"] for a in legal])
+        return next(a for a in legal if a["token"] == token)
 
 
 register("ludo", "priority", lambda param: PriorityBot())
