@@ -232,5 +232,5 @@ class StandardBot(Bot):
 register("ludo", "smart", lambda param: SmartBot())
 register("ludo", "standard", StandardBot.from_param)
 
-from . import ludo_priority  # noqa: E402,F401  (registers the ``priority`` kind)
-from . import ludo_search  # noqa: E402,F401  (registers the ``search`` kind)
+# The other Ludo kinds live in their own modules; importing them registers them.
+from . import ludo_priority, ludo_search  # noqa: E402,F401
