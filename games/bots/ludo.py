@@ -231,3 +231,6 @@ class StandardBot(Bot):
 
 register("ludo", "smart", lambda param: SmartBot())
 register("ludo", "standard", StandardBot.from_param)
+
+# The other Ludo kinds live in their own modules; importing them registers them.
+from . import ludo_priority, ludo_search  # noqa: E402,F401

@@ -64,7 +64,7 @@ def test_standard_finishes_when_it_can():
     assert choice("standard", {0: [50, 10, 56, 56], 1: [30, -1, -1, -1]}, [6, 2]) == 0
 
 
-@pytest.mark.parametrize("kind", ["random", "smart", "standard"])
+@pytest.mark.parametrize("kind", ["random", "smart", "standard", "priority", "search"])
 @pytest.mark.parametrize("n", [2, 4, 5])
 def test_bots_choose_only_legal_actions(kind, n):
     bots = [make_bot("ludo", kind) for _ in range(n)]
@@ -83,6 +83,46 @@ def test_bots_choose_only_legal_actions(kind, n):
         random.Random(n),
     )
     assert GAME.turn(state) is None
+
+
+def test_priority_follows_its_order():
+    # Capture first: 10 -> 14 takes seat 1's token (progress 40 on square 14), though
+    # token 1 could enter the home column (48 -> 52).
+    assert choice("priority", {0: [10, 48, -1, 56], 1: [40, -1, -1, -1]}, [4]) == 0
+    # Leave base beats the home column and the furthest token.
+    assert choice("priority", {0: [10, 48, -1, 56]}, [6, 1]) == 2
+    # Entering the home column (48 -> 51) beats moving the furthest (52, already in it).
+    assert choice("priority", {0: [10, 48, 52, 56]}, [3]) == 1
+    # Escape: token 0 (square 20) has seat 1's token 2 squares behind; else furthest.
+    assert choice("priority", {0: [20, 30, -1, -1], 1: [44, -1, -1, -1]}, [5]) == 0
+    assert choice("priority", {0: [20, 30, -1, -1]}, [5]) == 1
+
+
+def test_search_takes_the_capture():
+    assert choice("search", {0: [10, 33, 56, 56], 1: [40, -1, -1, -1]}, [4]) == 0
+
+
+def test_search_brings_the_last_token_home():
+    # Token 0 needs exactly 2 to finish the game; token 1 could wander on.
+    assert choice("search", {0: [54, 10, 56, 56], 1: [30, -1, -1, -1]}, [2]) == 0
+
+
+def test_search_reads_only_the_view_and_is_deterministic():
+    view, legal = deciding({0: [20, 21, 5, -1], 1: [44, 15, -1, -1], 2: [3, -1, -1, -1]}, [6, 3])
+    bot = make_bot("ludo", "search")
+    frozen = repr(view)
+    picks = {bot.choose(view, legal, random.Random(seed))["token"] for seed in range(3)}
+    assert len(picks) == 1 and repr(view) == frozen  # no randomness, the view untouched
+    fresh = make_bot("ludo", "search").choose(view, legal, random.Random(0))
+    assert fresh["token"] in picks
+
+
+def test_search_records_are_reproducible():
+    from games.simulate import simulate_record
+
+    first = simulate_record("ludo", ["search", "priority", "search"], seed="det", index=1)
+    again = simulate_record("ludo", ["search", "priority", "search"], seed="det", index=1)
+    assert first["events"] == again["events"]
 
 
 def test_tournament_credits_the_winners_kind():
