@@ -30,11 +30,16 @@ def kinds_for(game: str) -> list[str]:
 
 
 def _load(game: str) -> None:
+    """Import the game's bot module, which registers its kinds, and the modules it
+    names in ``MORE_KINDS`` (kinds that build on it, kept in their own files)."""
     try:
-        importlib.import_module(f"games.bots.{game}")
+        module = importlib.import_module(f"games.bots.{game}")
     except ModuleNotFoundError as exc:
         if exc.name != f"games.bots.{game}":
             raise
+        return
+    for name in getattr(module, "MORE_KINDS", ()):
+        importlib.import_module(f"games.bots.{name}")
 
 
 def make_bot(game: str, spec: str) -> Bot:
