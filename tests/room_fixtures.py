@@ -24,6 +24,19 @@ def _instant_computers_and_fresh_state(settings):
     clock.reset()
 
 
+@pytest.fixture
+def paced_computers(settings):
+    """Computers play at a human pace (1 s), on a fresh clock and state cache:
+    for tests that drive the clock themselves and must see each computer move
+    come from its own deadline. Ask for it with
+    ``pytestmark = pytest.mark.usefixtures("paced_computers")``."""
+    settings.KHELAGHOR_BOT_DELAY = 1.0
+    clock.reset()
+    services.forget_cached_states()
+    yield
+    clock.reset()
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     """Passwords hashed in this test process take microseconds, not Django's

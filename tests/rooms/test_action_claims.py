@@ -18,16 +18,9 @@ from django.db import connection
 from rooms import clock, services, ticker, timers
 from rooms.models import Game, MoveLog, Room
 from rooms.timers import InProcessTimers, get_timer_backend
-from tests.room_fixtures import person
+from tests.room_fixtures import paced_computers, person  # noqa: F401 - a fixture, by name
 
-
-@pytest.fixture(autouse=True)
-def _fresh_clock(settings):
-    settings.KHELAGHOR_BOT_DELAY = 1.0
-    clock.reset()
-    services.forget_cached_states()
-    yield
-    clock.reset()
+pytestmark = pytest.mark.usefixtures("paced_computers")
 
 
 def started_snakes(host=None, guest=None) -> tuple[Room, dict[int, services.Actor]]:

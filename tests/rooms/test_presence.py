@@ -20,16 +20,9 @@ from config.asgi import application
 from rooms import clock, services
 from rooms.models import Seat
 from rooms.services import Actor
-from tests.room_fixtures import person
+from tests.room_fixtures import paced_computers, person  # noqa: F401 - a fixture, by name
 
-
-@pytest.fixture(autouse=True)
-def _fresh_clock(settings):
-    settings.KHELAGHOR_BOT_DELAY = 1.0
-    clock.reset()
-    services.forget_cached_states()
-    yield
-    clock.reset()
+pytestmark = pytest.mark.usefixtures("paced_computers")
 
 
 

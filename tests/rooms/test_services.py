@@ -18,18 +18,9 @@ from games.record import replay
 from rooms import clock, codes, errors, services, state
 from rooms.models import Game, MoveLog, Room, Seat
 from rooms.services import Actor
-from tests.room_fixtures import person
+from tests.room_fixtures import paced_computers, person  # noqa: F401 - a fixture, by name
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_clock_and_cache(settings):
-    settings.KHELAGHOR_BOT_DELAY = 1.0
-    clock.reset()
-    services.forget_cached_states()
-    yield
-    clock.reset()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("paced_computers")]
 
 
 def new_room(game: str = "snakes", seats: int = 2, **kwargs) -> tuple[Room, Actor]:
