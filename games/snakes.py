@@ -256,6 +256,7 @@ DECLARATION = Declaration(
     script="js/snakes.js",
     # No decisions in Snakes & Ladders: every computer is an average player.
     bot_ratings={"random": 25.0, "standard": 25.0},
+    finish_at_once=True,
     icon_template="rooms/icons/snakes.html",
     house_rules=(HouseRule("board"),),
 )

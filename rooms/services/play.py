@@ -219,11 +219,6 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
 
 
 
-# Games whose remaining placings the computers play out at once when no person
-# is left to place: a Snakes winner need not watch a hundred computer rolls.
-FINISH_AT_ONCE = ("snakes",)
-
-
 def only_computers_to_place(game_row: Game, state: Any, seats: list[Seat]) -> bool:
     """Every seat still to be placed is played by a computer: a computer seat,
     or a held seat whose player is not here to take it back (they left, or are
@@ -231,7 +226,7 @@ def only_computers_to_place(game_row: Game, state: Any, seats: list[Seat]) -> bo
     drawn from the fair stream and written to the record as usual, and the
     people still watching get the result in one update instead of waiting
     ``bot_delay`` per roll. Someone still to be placed keeps the normal pace."""
-    if game_row.game not in FINISH_AT_ONCE:
+    if not declaration(game_row.game).finish_at_once:
         return False
     placed = set(get_game(game_row.game).placings(state))
     waiting = [s for s in seats if s.index not in placed]

@@ -1,6 +1,7 @@
 """A Snakes & Ladders player who places first does not watch the computers play
 out the other places roll by roll: the update of the winning roll carries every
-remaining roll and the results (rooms.services._only_computers_to_place), and the
+remaining roll and the results (rooms.services.play.only_computers_to_place, for a
+game declared finish_at_once), and the
 record still replays to the same placings with every die checked.
 
 One person and two computers on a board whose only ladder climbs from the entry

@@ -1,5 +1,6 @@
 """Snakes & Ladders: once only computers are left to place, the table plays the
-remaining placings at once (rooms.services._only_computers_to_place), every roll
+remaining placings at once (rooms.services.play.only_computers_to_place, for a game
+declared finish_at_once), every roll
 still drawn from the fair stream and written to the record.
 
 A board whose only ladder climbs from the entry square 6 to 100 makes a game a
