@@ -46,6 +46,18 @@ class RatedGame(models.Model):
     players = models.PositiveSmallIntegerField(help_text="Accounts whose rating changed")
 
 
+class RatingDue(models.Model):
+    """A rated game that ended and whose ratings are still to be updated. It is
+    written in the transaction that ends the game and removed by the update, so
+    a process that dies between the two leaves it for the sweep to find
+    (``ratings.rate_overdue``) instead of leaving the game unrated."""
+
+    game = models.OneToOneField("rooms.Game", on_delete=models.CASCADE, primary_key=True,
+                                related_name="+")
+    seats = models.JSONField(help_text="Who sat where at the end: index, kind, user, computer")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+
 class RatingChange(models.Model):
     """One rated game's effect on one rating: the points of its history chart."""
 

@@ -18,6 +18,9 @@ The update runs after the game's commit on a background thread, so it never
 slows or breaks a move. ``RatedGame``'s unique key makes it happen exactly once
 even when two processes see the same game end, and the rows of the ratings it
 changes are locked in one order, so games finishing at once never lose an update.
+A ``RatingDue`` row, written with the game's end, remembers the work until it is
+done: if the process dies before its thread gets to it, the timers' sweep rates
+the game later (``rate_overdue``).
 """
 
 from __future__ import annotations
@@ -26,13 +29,21 @@ import logging
 from collections import Counter
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from openskill.models import PlackettLuce
 
 from games.registry import declaration, get_game
+from rooms import clock
 from rooms.models import Game, MoveLog, Room
 
 from .models import (
@@ -42,6 +53,7 @@ from .models import (
     RatedGame,
     Rating,
     RatingChange,
+    RatingDue,
     RatingModerationLog,
 )
 
@@ -133,6 +145,8 @@ def rate_game(game_id: int, seats: list[SeatAtEnd]) -> int | None:
     changed, or None when the game was rated already (by this or another process)."""
     with transaction.atomic():
         game = Game.objects.get(id=game_id)
+        # Whatever happens below, this game's rating is no longer due.
+        RatingDue.objects.filter(game_id=game_id).delete()
         if game.status != Game.Status.FINISHED:
             return 0
         try:
@@ -207,9 +221,36 @@ def game_finished(room: Room, game: Game, seats) -> None:
         if not any(s.kind == "human" and s.user_id is not None for s in at_end):
             return  # guests and computers only: no rating to change
         game_id = game.id
+        # Savepoint: a failure here must not break the transaction ending the game.
+        with transaction.atomic():
+            RatingDue.objects.create(game_id=game_id, seats=[asdict(s) for s in at_end])
         transaction.on_commit(lambda: _submit(game_id, at_end), robust=True)
     except Exception:  # the move that ended the game stands whatever happens here
         log.exception("rating game %s not scheduled", game.id)
+
+
+# A due rating older than this was lost with its process (the thread takes
+# well under a second): the sweep does it.
+OVERDUE_AFTER = timedelta(minutes=1)
+
+
+def rate_overdue(limit: int = 50) -> int:
+    """Rate the games whose update was due over OVERDUE_AFTER ago: their process
+    died between the game's end and its rating thread. Exactly once still holds
+    (``RatedGame``), so a game that was rated meanwhile is only cleared.
+    Returns how many games it looked at."""
+    due = list(RatingDue.objects.filter(created_at__lt=clock.now() - OVERDUE_AFTER)
+               .order_by("created_at")[:limit])
+    for row in due:
+        try:
+            rate_game(row.game_id, [SeatAtEnd(**seat) for seat in row.seats])
+        except DatabaseError:  # the database blinked: the row stays for the next sweep
+            log.exception("rating game %s failed; trying again later", row.game_id)
+            break
+        except Exception:  # a row that cannot be rated must not block the others
+            log.exception("rating game %s failed", row.game_id)
+            RatingDue.objects.filter(game_id=row.game_id).delete()
+    return len(due)
 
 
 def _submit(game_id: int, seats: list[SeatAtEnd]) -> Future:

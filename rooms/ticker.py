@@ -13,6 +13,9 @@ path to it:
   OUTAGE_SWEEP_SECONDS with no grace, so the clocks keep turning through a
   Redis outage.
 
+Every EXPIRE_SECONDS the sweep also closes idle rooms and rates the games whose
+rating was lost with a dead process (``ratings.rate_overdue``).
+
 Whenever the backend answers after failing (and once at start), every pending
 deadline is re-armed from the database: a restarted Redis has forgotten them.
 Several processes may run all of this at once: ``services.deadline_fire``
@@ -28,6 +31,8 @@ from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+
+from accounts_optional import ratings
 
 from . import clock, publish, services
 from .models import Game, Room
@@ -172,6 +177,7 @@ async def sweep_loop(health: Health) -> None:
             if now - last_expire >= EXPIRE_SECONDS:
                 last_expire = now
                 await database_sync_to_async(services.rooms_expire)()
+                await database_sync_to_async(ratings.rate_overdue)()
         except asyncio.CancelledError:
             raise
         except Exception:  # the database blinked: try again on the next turn

@@ -12,6 +12,7 @@ import logging
 import uuid
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from accounts_optional import ratings
@@ -21,10 +22,11 @@ from accounts_optional.models import (
     RatedGame,
     Rating,
     RatingChange,
+    RatingDue,
     RatingModerationLog,
 )
 from accounts_optional.ratings import SeatAtEnd
-from rooms import errors, services
+from rooms import clock, errors, services
 from rooms.models import Game, Room
 from tests.history.factories import record_for, stored_game
 from tests.room_fixtures import person
@@ -153,6 +155,55 @@ def test_a_failed_rating_is_logged_and_raises_nothing(caplog):
     with caplog.at_level(logging.ERROR, logger="accounts_optional.ratings"):
         ratings._rate_in_background(10**9, [])  # no such game
     assert "rating game 1000000000 failed" in caplog.text
+
+
+def test_a_rating_lost_with_its_process_is_done_later_by_the_sweep(
+        django_user_model, django_capture_on_commit_callbacks):
+    game_row, first, second = two_accounts_and_a_computer(django_user_model)
+    room = game_row.room
+    room.options = {"rated": True}
+    room.save(update_fields=["options"])
+    # The game ends; its process dies before the rating thread gets to it.
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with transaction.atomic():
+            ratings.game_finished(room, game_row, list(room.seats.order_by("index")))
+    assert len(callbacks) == 1, "the thread was scheduled, and lost"
+    assert RatingDue.objects.filter(game=game_row).exists()
+    assert not Rating.objects.exists()
+
+    try:
+        assert ratings.rate_overdue() == 0, "not overdue yet: its thread may still be at it"
+        clock.advance(ratings.OVERDUE_AFTER.total_seconds() + 1)
+        assert ratings.rate_overdue() == 1
+    finally:
+        clock.reset()
+    assert set(Rating.objects.values_list("user_id", flat=True)) == {first.id, second.id}
+    assert RatedGame.objects.get(game=game_row).players == 2
+    assert not RatingDue.objects.exists()
+    assert ratings.rate_overdue() == 0
+
+
+def test_a_due_rating_is_cleared_by_the_update_and_never_done_twice(
+        django_user_model, django_capture_on_commit_callbacks):
+    game_row, _, _ = two_accounts_and_a_computer(django_user_model)
+    room = game_row.room
+    room.options = {"rated": True}
+    room.save(update_fields=["options"])
+    with django_capture_on_commit_callbacks(execute=False):
+        with transaction.atomic():
+            ratings.game_finished(room, game_row, list(room.seats.order_by("index")))
+    assert ratings.rate_game(game_row.id, seats_of(game_row)) == 2  # the thread, in time
+    assert not RatingDue.objects.exists()
+    # A copy left behind (two processes saw the end) is cleared without a second update.
+    RatingDue.objects.create(game=game_row, seats=[])
+    before = list(Rating.objects.order_by("id").values_list("mu", "games"))
+    try:
+        clock.advance(ratings.OVERDUE_AFTER.total_seconds() + 1)
+        assert ratings.rate_overdue() == 1
+    finally:
+        clock.reset()
+    assert list(Rating.objects.order_by("id").values_list("mu", "games")) == before
+    assert not RatingDue.objects.exists()
 
 
 # ---- which tables are rated --------------------------------------------------------------
