@@ -11,6 +11,7 @@ game is its own files plus one line below (README "Adding a game").
 from __future__ import annotations
 
 import importlib
+import threading
 
 from .base import Declaration, Game
 
@@ -22,20 +23,31 @@ GAMES = (
 
 _declarations: dict[str, Declaration] = {}
 _loaded = False
+# A server's first commands ask for games from several threads at once: one
+# loads the list while the others wait, rather than finding it half loaded.
+_loading = threading.RLock()
 
 
 def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for module_name in GAMES:
-        register(module_name)
+    with _loading:
+        if _loaded:
+            return
+        for module_name in GAMES:
+            _add(module_name)
+        _loaded = True
 
 
 def register(module_name: str) -> Declaration:
     """Adds the game that ``module_name`` declares (its ``DECLARATION``)."""
     _load()
+    with _loading:
+        return _add(module_name)
+
+
+def _add(module_name: str) -> Declaration:
     declared = importlib.import_module(module_name).DECLARATION
     if not isinstance(declared, Declaration):
         raise TypeError(f"{module_name}.DECLARATION is not a games.base.Declaration")

@@ -9,6 +9,8 @@ class RoomsConfig(AppConfig):
     name = "rooms"
 
     def ready(self):
+        # Load the games now, once, rather than in whichever request first asks.
+        registry.declarations()
         # Games declared outside games/registry.py's list (README "Adding a game").
         for module_name in settings.KHELAGHOR_EXTRA_GAMES:
             registry.register(module_name)

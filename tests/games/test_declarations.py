@@ -3,10 +3,14 @@ agree with the engine, and every file a declaration names exists."""
 
 from __future__ import annotations
 
+import importlib
+import threading
+import types
 from pathlib import Path
 
 import pytest
 
+from games import registry
 from games.base import Declaration
 from games.bots import kinds_for
 from games.registry import by_slug, declaration, declarations, game_names
@@ -62,3 +66,39 @@ def test_the_declared_dice_fields_read_the_dice_the_engine_reads(name):
         assert declared.dice_of(event) == declared.engine.dice_in_event(event)
         dice += len(declared.dice_of(event))
     assert dice > 0
+
+
+def test_a_thread_asking_while_another_loads_the_games_waits_for_the_whole_list(monkeypatch):
+    """A server's first commands ask for games from several threads at once: one
+    that asks while another is still importing the list must not find it half
+    loaded (it once raised KeyError: 'snakes' at start-up under load)."""
+    monkeypatch.setattr(registry, "_declarations", {})
+    monkeypatch.setattr(registry, "_loaded", False)
+    first_import_started, let_it_finish = threading.Event(), threading.Event()
+
+    def slow_import(name):
+        if name == registry.GAMES[0]:
+            first_import_started.set()
+            let_it_finish.wait(10)
+        return importlib.import_module(name)
+
+    monkeypatch.setattr(registry, "importlib", types.SimpleNamespace(import_module=slow_import))
+    results: dict[str, object] = {}
+
+    def ask(who, name):
+        try:
+            results[who] = registry.declaration(name)
+        except Exception as exc:  # what the test looks for
+            results[who] = exc
+
+    loader = threading.Thread(target=ask, args=("loader", "liars_dice"))
+    loader.start()
+    assert first_import_started.wait(10)
+    latecomer = threading.Thread(target=ask, args=("latecomer", "snakes"))
+    latecomer.start()
+    latecomer.join(0.5)  # without the lock it has already failed by now
+    let_it_finish.set()
+    loader.join(10)
+    latecomer.join(10)
+    assert getattr(results["latecomer"], "id", results["latecomer"]) == "snakes"
+    assert getattr(results["loader"], "id", results["loader"]) == "liars_dice"
