@@ -58,6 +58,7 @@ def seat_json(seat: Seat) -> dict[str, Any]:
         "kind": seat.kind,
         "bot": seat.bot_kind or None,
         "held": seat.held,
+        "on_device": seat.on_device,
         "connected": seat.kind == Seat.Kind.BOT or seat.connected,
         "timeouts": seat.consecutive_timeouts,
     }
