@@ -45,8 +45,9 @@
         el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : R.nameOf(s.seat)),
         s.seat === 0 && s.kind === "human" ? el("span", { class: "tag" }, gettext("host")) : null,
         s.kind === "bot" ? el("span", { class: "tag" }, easy && s.bot === easy ? gettext("computer, easy") : gettext("computer")) : null,
-        s.on_device ? el("span", { class: "tag tag-device", "data-testid": "device-tag" },
-          el("span", { "aria-hidden": "true" }, "📱 "), gettext("on this phone")) : null,
+        // A phone, not words: at 360 px the name needs the room.
+        s.on_device ? el("span", { class: "tag tag-device", "data-testid": "device-tag", role: "img",
+          "aria-label": gettext("on this phone"), title: gettext("on this phone") }, "📱") : null,
         s.seat === mine ? el("span", { class: "tag" }, gettext("you")) : null);
       if (s.kind === "open" && mine === null) {
         row.appendChild(el("button", {
