@@ -97,6 +97,10 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
         expect(page.get_by_test_id("my-dice")).to_have_count(0)
         if turn_number == 0:
             shoot(page, f"cover-{lang}")
+        else:  # how the last bid went is not hidden from the next player
+            expect(page.get_by_test_id("cover-recent")).to_be_visible()
+        if turn_number == 2:
+            shoot(page, f"cover-later-{lang}")
         ready.click()
         expect(cover).to_be_hidden()
         dealt = [e for e in events(server, code) if e["type"] == "round"][-1]["dice"][str(seat)]

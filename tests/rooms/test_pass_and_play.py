@@ -7,14 +7,19 @@ record, and a player's own games."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 
 from games.record import check_shape, replay
 from games.registry import get_game
-from rooms import clock, errors, selectors, services
+from rooms import clock, errors, moderation, selectors, services
 from rooms.models import MoveLog, Room, Seat
 from rooms.services import Actor
 from rooms.services.core import seat_of, seats_of
-from tests.room_fixtures import paced_computers, person  # noqa: F401 - a fixture, by name
+from tests.room_fixtures import (  # noqa: F401 - fixtures, by name
+    moderator,
+    paced_computers,
+    person,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("paced_computers")]
 
@@ -235,3 +240,15 @@ def test_a_whole_pass_and_play_game_gives_a_record_that_replays():
     # The host's own games list only the host's seat, never the family's.
     played = selectors.player_games(session_key=host.session_key)
     assert [(p.game.id, p.seat) for p in played] == [(game_row.id, 0)]
+
+
+def test_renaming_a_player_on_the_phone_leaves_the_hosts_nickname(moderator):  # noqa: F811
+    store = SessionStore()
+    store["nickname"] = "Tanvir"
+    store.create()
+    host = Actor(session_key=store.session_key, name="Tanvir")
+    room = services.room_create(actor=host, game="liars_dice", seats=3)
+    services.device_player_add(room.code, host, 1, "Rina")
+    moderation.seat_rename(room.id, 1, moderator=moderator, reason="test")
+    assert seat(room, 1).name != "Rina"
+    assert SessionStore(session_key=store.session_key).load().get("nickname") == "Tanvir"

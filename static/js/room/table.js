@@ -182,7 +182,8 @@
     P.cover.appendChild(el("div", { class: "cover-top" },
       KG.seatBadge(R.colourOf(seat)),
       el("h2", { id: "cover-title", "data-testid": "cover-title" }, title),
-      el("p", { class: "hint" }, gettext("Only they should look: their dice appear after the tap."))));
+      el("p", { class: "hint" }, gettext("Only they should look: their dice appear after the tap.")),
+      recentEvents()));
     var button = el("button", {
       type: "button", class: "button-primary big-button cover-button", "data-key": "cover-ready", "data-testid": "cover-ready",
       disabled: !S.connected, onclick: function () { R.send({ type: "show_seat", seat: seat }); },
@@ -193,6 +194,19 @@
       button.focus({ preventScroll: true });
     }
     S.coverFor = seat;
+  }
+
+  /* The last lines of "What happened": the cover must not hide how the last
+     bid or challenge went from the player who picks the phone up. */
+  function recentEvents() {
+    var log = document.getElementById("event-log"), device = R.device();
+    // Not the cover's own announcements ("Pass the phone to …").
+    var covers = device.seats.map(function (seat) { return fmt(gettext("Pass the phone to %(name)s"), { name: R.nameOf(seat) }); });
+    var lines = log ? [].slice.call(log.children).filter(function (li) { return covers.indexOf(li.textContent) < 0; }).slice(-3) : [];
+    if (!lines.length) return null;
+    var list = el("ul", { class: "cover-recent", "aria-label": gettext("What happened"), "data-testid": "cover-recent" });
+    lines.forEach(function (li) { list.appendChild(el("li", {}, li.textContent)); });
+    return list;
   }
 
   function renderHeld() {
