@@ -176,24 +176,31 @@
       node.inert = seat !== null;
     });
     if (seat === null) { P.cover.hidden = true; S.coverFor = null; return; }
-    var name = R.nameOf(seat);
-    var title = fmt(gettext("Pass the phone to %(name)s"), { name: name });
+    var name = R.nameOf(seat), held = !!R.seatOf(seat).held;
+    // A computer holds the seat (its player let the clock run out): the
+    // phone's holder may hand it back to them; the tap then comes as usual.
+    var title = held ? fmt(gettext("The computer is holding %(name)s's seat"), { name: name })
+      : fmt(gettext("Pass the phone to %(name)s"), { name: name });
     P.cover.hidden = false;
     P.cover.appendChild(el("div", { class: "cover-top" },
       KG.seatBadge(R.colourOf(seat)),
       el("h2", { id: "cover-title", "data-testid": "cover-title" }, title),
-      el("p", { class: "hint" }, gettext("Only they should look: their dice appear after the tap.")),
+      held ? null : el("p", { class: "hint" }, gettext("Only they should look: their dice appear after the tap.")),
       recentEvents()));
-    var button = el("button", {
+    var button = held ? el("button", {
+      type: "button", class: "button-primary big-button cover-button", "data-key": "cover-reclaim", "data-testid": "cover-reclaim",
+      disabled: !S.connected, onclick: function () { R.send({ type: "reclaim", seat: seat }); },
+    }, gettext("Take it back")) : el("button", {
       type: "button", class: "button-primary big-button cover-button", "data-key": "cover-ready", "data-testid": "cover-ready",
       disabled: !S.connected, onclick: function () { R.send({ type: "show_seat", seat: seat }); },
     }, fmt(gettext("%(name)s: tap when ready"), { name: name }));
     P.cover.appendChild(button);
-    if (S.coverFor !== seat) {  // newly covered: say so, and the focus goes to the tap
+    var key = seat + (held ? ":held" : "");
+    if (S.coverFor !== key) {  // newly covered: say so, and the focus goes to the tap
       KG.announce(title);
       button.focus({ preventScroll: true });
     }
-    S.coverFor = seat;
+    S.coverFor = key;
   }
 
   /* The last lines of "What happened": the cover must not hide how the last
