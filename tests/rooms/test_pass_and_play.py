@@ -15,6 +15,7 @@ from rooms import clock, errors, moderation, selectors, services
 from rooms.models import MoveLog, Room, Seat
 from rooms.services import Actor
 from rooms.services.core import seat_of, seats_of
+from rooms.timers import get_timer_backend
 from tests.room_fixtures import (  # noqa: F401 - fixtures, by name
     moderator,
     paced_computers,
@@ -252,3 +253,24 @@ def test_renaming_a_player_on_the_phone_leaves_the_hosts_nickname(moderator):  #
     moderation.seat_rename(room.id, 1, moderator=moderator, reason="test")
     assert seat(room, 1).name != "Rina"
     assert SessionStore(session_key=store.session_key).load().get("nickname") == "Tanvir"
+
+
+def test_the_phones_action_claim_counts_for_whichever_of_its_seats_has_the_turn():
+    """The socket claims a turn by session (rooms.consumers): a phone that plays
+    several seats holds the clock of the one whose turn it is, and only while
+    that turn is one of its seats'."""
+    room, host = family(seats=4)  # seat 3 is a computer
+    while turn(room) == 0:  # a player on the phone, not the host, is to move
+        services.game_action(room.code, host, version(room),
+                             {"type": "bid", "quantity": 1, "face": 2}, 0)
+    game_row = services.current_game(room)
+    assert game_row.turn_seat in (1, 2)
+    get_timer_backend().claim_action(room.id, host.session_key, version(room),
+                                     game_row.deadline.timestamp() - 0.5)
+    clock.advance((game_row.deadline - clock.now()).total_seconds() + 0.1)
+    assert services.deadline_fire(game_row.id, game_row.seq) is None  # deferred
+    assert seat(room, game_row.turn_seat).consecutive_timeouts == 0
+    # Released (say, the action was refused): the clock runs again, for that seat.
+    get_timer_backend().release_action(room.id, host.session_key)
+    change = services.deadline_fire(game_row.id, game_row.seq)
+    assert change.events[0] == {"type": "timeout", "seat": game_row.turn_seat}
