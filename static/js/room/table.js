@@ -172,7 +172,7 @@
     KG.clear(P.cover);
     document.body.classList.toggle("is-covered", seat !== null);
     // Nothing under the cover is reachable by keyboard or screen reader.
-    R.root.querySelectorAll(".table-top, .table-layout, .held-banner, .results").forEach(function (node) {
+    R.root.querySelectorAll(".room-head, .table-top, .table-layout, .held-banner, .results").forEach(function (node) {
       node.inert = seat !== null;
     });
     if (seat === null) { P.cover.hidden = true; S.coverFor = null; return; }
