@@ -110,6 +110,9 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
             TEXT[lang]["turn"].format(name=names[seat]))
         if turn_number == 0:
             shoot(page, f"after-tap-{lang}")
+        if turn_number == 4:
+            challenge_and_see_the_cups(page, server, code, seat)
+            break
         bids_before = len([e for e in events(server, code) if e["type"] == "bid"])
         before = version(page)
         page.get_by_test_id("bid-button").click()
@@ -119,6 +122,35 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
         assert len(bids) > bids_before and bids[bids_before]["seat"] == seat
         shown.append(seat)
     assert len(set(shown)) >= 2, shown  # the phone went round, not to one player
+
+
+MOMENT_UNCOVERED = """() => {
+  const cover = document.querySelector('[data-testid=pass-cover]');
+  return !(KG.games.liars_dice.momentUntil() > Date.now() && !cover.hidden);
+}"""
+
+
+GONE_ON = """s => {
+  const g = KG.state.snap.game, c = document.querySelector('[data-testid=pass-cover]');
+  return !c.hidden || (g.turn && g.turn.seat === s && KG.state.snap.you.seat === s);
+}"""
+
+
+def challenge_and_see_the_cups(page: Page, server, code: str, seat: int) -> None:
+    """A challenge from the phone: every cup shows on the table, and no cover
+    hides that moment; then the phone goes on (covered, or its own turn)."""
+    before = version(page)
+    page.get_by_test_id("challenge-button").click()
+    page.wait_for_function("v => document.querySelector('#room').dataset.version !== v",
+                           arg=before)
+    challenge = [e for e in events(server, code) if e["type"] == "challenge"][-1]
+    assert challenge["seat"] == seat
+    expect(page.get_by_test_id("reveal")).to_be_visible()
+    assert page.evaluate(MOMENT_UNCOVERED)
+    # After the moment, the next player on the phone gets the cover (or, when
+    # the challenger opens the next round, their own new cup shows at once).
+    page.wait_for_function(GONE_ON, arg=seat)
+    assert page.evaluate(MOMENT_UNCOVERED)
 
 
 @pytest.mark.parametrize("lang", ["bn", "en"])

@@ -100,10 +100,10 @@
 
     renderTurn(game);
     renderHeld();
-    renderCover(game);
     P.removed.hidden = !S.removed || R.youSeat() !== null;
     R.renderResults();
     if (mod) mod.render(P.board, P.controls, c, events);
+    renderCover(mod);  // after the board: it may hold a moment the cover waits for
     R.root.classList.toggle("has-controls", !!P.controls.querySelector("button"));
     KG.clear(P.reactions).appendChild(R.reactionBar());
     // Fair dice: here during the game, on the results sheet after it.
@@ -167,8 +167,15 @@
      player on this phone who has not tapped yet, the whole table is covered
      (the page has only a spectator's view under it anyway, docs/protocol.md).
      The tap asks for that player's view (show_seat). */
-  function renderCover(game) {
+  function renderCover(mod) {
     var P = S.parts, seat = R.coveredSeat();
+    var momentLeft = mod && mod.momentUntil ? mod.momentUntil() - Date.now() : 0;
+    if (seat !== null && S.coverFor === null && momentLeft > 0) {
+      // A challenge is being shown (every cup, nothing secret): let the
+      // table see it, then cover.
+      R.after("cover", function () { R.render(); }, momentLeft + 60);
+      seat = null;
+    }
     KG.clear(P.cover);
     document.body.classList.toggle("is-covered", seat !== null);
     // Nothing under the cover is reachable by keyboard or screen reader.
