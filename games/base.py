@@ -366,6 +366,12 @@ class Declaration:
         return self.engine.record_event_types
 
     @property
+    def secret_hands(self) -> bool:
+        """Each player's dice are hidden from the others (a cup): one phone
+        passed between players must never show one player's dice to the next."""
+        return self.dice_shown == "held"
+
+    @property
     def house_rule_names(self) -> tuple[str, ...]:
         return tuple(rule.name for rule in self.house_rules)
 

@@ -21,11 +21,12 @@ from django.conf import settings
 from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
+from games.registry import declaration
 
 from . import clock, codes, errors, guessing, publish, services, ticker
 from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
-from .selectors import owner_tag
+from .selectors import device_json, device_seat_shown, owner_tag
 from .timers import get_timer_backend
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,8 @@ def _ensure_session(session) -> str:
 
 
 @database_sync_to_async
-def _snapshot(code: str, session_key: str) -> dict[str, Any]:
-    return services.snapshot_for(code, session_key)
+def _snapshot(code: str, session_key: str, showing: int | None = None) -> dict[str, Any]:
+    return services.snapshot_for(code, session_key, showing)
 
 
 def _decode(text_data: str | None) -> dict[str, Any]:
@@ -107,6 +108,10 @@ def _readable_id(text_data: str | None) -> str | None:
 
 class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
+    # Pass and play (one device, several seats): the game hides each player's
+    # dice, and the seat this device was handed to (``show_seat``) or None.
+    secret_hands = False
+    showing: int | None = None
     # Set when this side closes the socket: nothing more is sent or handled
     # after the close frame (daphne refuses sends on a closing socket).
     closing = False
@@ -161,10 +166,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_ROOM)
             return
         self.room_id = room.id
+        self.secret_hands = declaration(room.game).secret_hands
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
         self.joined_group_at = time.monotonic()
         await database_sync_to_async(services.connection_opened)(self.code, self.actor())
-        await self._send(await _snapshot(self.code, self.session_key))
+        await self._send(await _snapshot(self.code, self.session_key, self.showing))
         ticker.ensure_started()
 
     async def disconnect(self, code: int) -> None:
@@ -218,7 +224,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 await self._send(reply if message_id is None else {**reply, "id": message_id})
         except errors.StaleVersion as exc:
             await self._error(exc, message_id)
-            await self._send(await _snapshot(self.code, self.session_key))
+            await self._send(await _snapshot(self.code, self.session_key, self.showing))
         except errors.RoomError as exc:
             await self._error(exc, message_id)
 
@@ -295,6 +301,28 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def do_remove_bot(self, message):
         await self._call(services.bot_remove, message.get("seat"))
 
+    async def do_add_device_player(self, message):
+        name = message.get("name")
+        try:  # refused in this page's language, like a nickname (do_join)
+            with translation.override(self.language):
+                name = clean_nickname(name)
+        except BadNickname as exc:
+            raise errors.BadMessage(str(exc)) from None
+        await self._call(services.device_player_add, message.get("seat"), name)
+
+    async def do_remove_device_player(self, message):
+        await self._call(services.device_player_remove, message.get("seat"))
+
+    async def do_show_seat(self, message):
+        """The cover's tap: the phone was passed to the player of ``seat``,
+        whose turn it is; from now on, until the turn moves, this socket
+        gets that seat's view (room_update)."""
+        seat = message.get("seat")
+        snapshot = await database_sync_to_async(services.turn_snapshot_for)(
+            self.code, self.session_key, seat)
+        self.showing = seat
+        return snapshot
+
     async def do_set_options(self, message):
         await self._call(services.options_set, message.get("options"), message.get("pace"))
 
@@ -318,7 +346,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         backend = get_timer_backend()
         claimed = await self._claim(backend, version)
         try:
-            change = await self._call(services.game_action, version, message.get("action"))
+            change = await self._call(services.game_action, version, message.get("action"),
+                                      message.get("seat"))
         except BaseException:
             if claimed:  # refused: the room did not move, so the clock may run again
                 await self._release(backend)
@@ -342,7 +371,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             log.warning("could not release an action claim (%s)", exc)
 
     async def do_reclaim(self, message):
-        await self._call(services.seat_reclaim)
+        await self._call(services.seat_reclaim, message.get("seat"))
 
     async def do_react(self, message):
         reaction = message.get("reaction")
@@ -366,9 +395,29 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.closing:
             return
         seat = message["owners"].get(self.owner)
+        held = message.get("devices", {}).get(self.owner)
+        if held is not None:
+            await self._device_update(message, seat, held)
+            return
         payload = message["payloads"].get("spectator" if seat is None else str(seat))
         if payload is not None:
             await self.send(text_data=payload)  # already JSON text (rooms.publish)
+
+    async def _device_update(self, message: dict[str, Any], own: int | None,
+                             held: list[int]) -> None:
+        """A device several players share: the payload of the seat it shows
+        (selectors.device_seat_shown), with the ``device`` field added. The
+        handed-over seat is forgotten as soon as it is not the turn's."""
+        shown = device_seat_shown(held=held, own=own, turn_seat=message.get("turn"),
+                                  showing=self.showing, secret=self.secret_hands)
+        if shown is None or shown != self.showing:
+            self.showing = None
+        payload = message["payloads"].get("spectator" if shown is None else str(shown))
+        if payload is None:
+            return
+        device = json.dumps(device_json(held, own, self.secret_hands), separators=(",", ":"))
+        # The payload is a JSON object's text: the field goes in front of the others.
+        await self.send(text_data='{"device":' + device + "," + payload[1:])
 
     async def room_reaction(self, message: dict[str, Any]) -> None:
         await self._send(

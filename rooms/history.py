@@ -37,9 +37,9 @@ def attach_guest_history(*, old_session_key: str, new_session_key: str, user) ->
     move to the new key too, or the player would lose a table they sit at."""
     if not old_session_key:
         return 0
-    attached = Seat.objects.filter(session_key=old_session_key, user__isnull=True).update(
-        user=user
-    )
+    # Seats played for others on the same phone (pass and play) stay guests'.
+    attached = Seat.objects.filter(session_key=old_session_key, user__isnull=True,
+                                   on_device=False).update(user=user)
     if new_session_key and new_session_key != old_session_key:
         Seat.objects.filter(session_key=old_session_key).update(session_key=new_session_key)
         Ban.objects.filter(session_key=old_session_key).update(session_key=new_session_key)

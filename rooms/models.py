@@ -88,6 +88,11 @@ class Seat(models.Model):
     name = models.CharField(max_length=40, blank=True)
     bot_kind = models.CharField(max_length=40, blank=True)
     held = models.BooleanField(default=False, help_text="A computer holds this human's seat")
+    # Pass and play: a human seat played on another player's phone. It belongs
+    # to the session that added it (session_key), which keeps its own seat too.
+    on_device = models.BooleanField(
+        default=False, help_text="Played on the host's device (pass and play)"
+    )
     connections = models.PositiveIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     disconnected_at = models.DateTimeField(null=True, blank=True)

@@ -134,7 +134,9 @@ def seat_rename(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     game_row = selectors.current_game(room)
     if game_row is not None:
         _rename_in_record(game_row, seat.index, seat.name)
-    if seat.session_key:
+    # A player on someone else's phone (pass and play) has no session of
+    # their own: the phone's owner keeps their nickname.
+    if seat.session_key and not seat.on_device:
         _forget_nickname(seat.session_key)
     _log(moderator, ModerationLog.Action.RENAME, room, target, reason)
     event = {"type": "renamed", "seat": seat.index}

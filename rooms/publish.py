@@ -19,7 +19,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from .models import Seat
-from .selectors import message_for, owner_tag, room_json
+from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of
 from .state import load_state
 from .timers import get_timer_backend
 
@@ -50,9 +50,12 @@ def build_update(room, change) -> dict[str, Any]:
     payloads["spectator"] = _text(
         message_for("update", room, seats, game_row, state, None, events, shared_room)
     )
-    owners = {owner_tag(s.session_key): s.index for s in seats if s.kind == Seat.Kind.HUMAN}
+    owners = {owner_tag(s.session_key): s.index for s in seats
+              if s.kind == Seat.Kind.HUMAN and not s.on_device}
+    # Pass and play: the consumer of a shared device picks among its seats'
+    # payloads by whose turn it is (rooms.consumers, selectors.device_seat_shown).
     return {"type": "room.update", "version": room.version, "owners": owners,
-            "payloads": payloads}
+            "payloads": payloads, "devices": devices_of(seats), "turn": turn_seat_of(game_row)}
 
 
 def _text(message: dict[str, Any]) -> str:

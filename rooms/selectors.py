@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.record import build_record
-from games.registry import get_game
+from games.registry import declaration, get_game
 
 from . import clock, codes, errors
 from .models import Game, MoveLog, Room, Seat
@@ -58,6 +58,7 @@ def seat_json(seat: Seat) -> dict[str, Any]:
         "kind": seat.kind,
         "bot": seat.bot_kind or None,
         "held": seat.held,
+        "on_device": seat.on_device,
         "connected": seat.kind == Seat.Kind.BOT or seat.connected,
         "timeouts": seat.consecutive_timeouts,
     }
@@ -158,21 +159,93 @@ def game_record(game_row: Game) -> dict[str, Any]:
 
 
 def seat_index_of(code: str, session_key: str) -> int | None:
+    """The session's own seat (not one it plays for someone on its device)."""
     room = room_get(code)
-    seat = room.seats.filter(kind=Seat.Kind.HUMAN, session_key=session_key).first()
+    seat = room.seats.filter(kind=Seat.Kind.HUMAN, session_key=session_key,
+                             on_device=False).first()
     return seat.index if seat else None
 
 
-def snapshot_for(code: str, session_key: str) -> dict[str, Any]:
+def own_seat(seats: list[Seat], session_key: str) -> int | None:
+    return next((s.index for s in seats if s.kind == Seat.Kind.HUMAN
+                 and s.session_key == session_key and not s.on_device), None)
+
+
+# ---- pass and play: one device, several seats ----------------------------------
+
+
+def devices_of(seats: list[Seat]) -> dict[str, list[int]]:
+    """{owner_tag: the seats its session plays} for every session that plays
+    more than one (pass and play); {} at most tables."""
+    if not any(s.on_device for s in seats):
+        return {}
+    held: dict[str, list[int]] = {}
+    for s in seats:
+        if s.kind == Seat.Kind.HUMAN:
+            held.setdefault(owner_tag(s.session_key), []).append(s.index)
+    return {tag: indices for tag, indices in held.items() if len(indices) > 1}
+
+
+def turn_seat_of(game_row: Game | None) -> int | None:
+    """The seat whose decision the table waits for, None between games."""
+    if game_row is None or game_row.status != Game.Status.IN_PROGRESS:
+        return None
+    return game_row.turn_seat
+
+
+def device_json(held: list[int], own: int | None, secret: bool) -> dict[str, Any]:
+    """What a shared device's page is told besides the seat it shows (``you``)."""
+    return {"seats": held, "own": own, "secret": secret}
+
+
+def device_seat_shown(*, held: list[int], own: int | None, turn_seat: int | None,
+                      showing: int | None, secret: bool) -> int | None:
+    """Which seat's view a device shared by several players gets (None: a
+    spectator's). Between games its owner's. In a game without secret hands,
+    the turn's player's when they are on the device. With secret hands (Liar's
+    Dice), only the seat the device was handed to (``showing``: its player
+    tapped the cover) and only while it is that seat's turn: one player's dice
+    never reach the screen the next player looks at."""
+    if turn_seat is None:
+        return own
+    if not secret:
+        return turn_seat if turn_seat in held else own
+    return showing if showing is not None and showing == turn_seat and showing in held else None
+
+
+def snapshot_for(code: str, session_key: str, showing: int | None = None) -> dict[str, Any]:
+    """The session's snapshot: its own seat's view, or for a shared device the
+    seat it shows (``device_seat_shown``), with a ``device`` field."""
     room = room_get(code)
     seats = list(room.seats.order_by("index"))
-    seat = next(
-        (s.index for s in seats if s.kind == Seat.Kind.HUMAN and s.session_key == session_key),
-        None,
-    )
+    seat = own_seat(seats, session_key)
     game_row = current_game(room)
+    held = [s.index for s in seats if s.kind == Seat.Kind.HUMAN and s.session_key == session_key]
+    device = None
+    if len(held) > 1:
+        secret = declaration(room.game).secret_hands
+        device = device_json(held, seat, secret)
+        seat = device_seat_shown(held=held, own=seat, turn_seat=turn_seat_of(game_row),
+                                 showing=showing, secret=secret)
     state = load_state(game_row) if game_row is not None else None
-    return message_for("snapshot", room, seats, game_row, state, seat)
+    message = message_for("snapshot", room, seats, game_row, state, seat)
+    if device is not None:
+        message["device"] = device
+    return message
+
+
+def turn_snapshot_for(code: str, session_key: str, seat: Any) -> dict[str, Any]:
+    """``show_seat``: the snapshot of ``seat``, a seat the session plays whose
+    turn it is (the player the phone was passed to tapped the cover)."""
+    room = room_get(code)
+    game_row = current_game(room)
+    held = room.seats.filter(kind=Seat.Kind.HUMAN, session_key=session_key).values_list(
+        "index", flat=True)
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in set(held):
+        raise errors.NotSeated("That seat is not played on this device")
+    if turn_seat_of(game_row) != seat:
+        raise errors.NotYourTurn("It is not that player's turn")
+    return snapshot_for(code, session_key, showing=seat)
 
 
 # ---- a player's games ------------------------------------------------------------
@@ -184,7 +257,8 @@ def _player_seats(*, user=None, session_key: str = ""):
         match |= Q(user=user)
     if session_key:
         match |= Q(session_key=session_key)
-    return Seat.objects.filter(match, kind=Seat.Kind.HUMAN)
+    # Not the seats its session played for others on the same phone (pass and play).
+    return Seat.objects.filter(match, kind=Seat.Kind.HUMAN, on_device=False)
 
 
 @dataclass

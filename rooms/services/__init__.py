@@ -16,7 +16,14 @@ engine state in ``rooms.state``. Callers use this package:
 ``from rooms import services; services.seat_join(...)``.
 """
 
-from ..selectors import current_game, game_record, room_get, seat_index_of, snapshot_for
+from ..selectors import (
+    current_game,
+    game_record,
+    room_get,
+    seat_index_of,
+    snapshot_for,
+    turn_snapshot_for,
+)
 from ..state import forget_cached_states, load_state
 from .core import (
     AWAY_FOR_TAKEOVER,
@@ -40,10 +47,13 @@ from .core import (
     open_seat,
     rearm,
     seat_bot,
+    seats_held,
 )
 from .lobby import (
     bot_add,
     bot_remove,
+    device_player_add,
+    device_player_remove,
     game_start,
     options_set,
     play_now,
@@ -68,7 +78,8 @@ __all__ = [
     "PLAYING_IDLE",
     "QUICK_PLAY_WAIT", "SEEN_EVERY", "TABLE_CHOICES", "TIMEOUTS_FOR_TAKEOVER",
     "Actor", "Change", "UncommittedChange",
-    "bot_add", "bot_delay", "bot_remove", "check_not_banned", "commit", "connection_closed",
+    "bot_add", "bot_delay", "bot_remove", "check_not_banned", "device_player_add",
+    "device_player_remove", "seats_held", "turn_snapshot_for", "commit", "connection_closed",
     "connection_opened", "current_game", "deadline_fire", "forget_cached_states", "game_action",
     "game_record", "game_start", "load_state", "locked", "locked_seat", "locked_where",
     "log_table_event", "open_seat", "options_set", "play_now", "rearm", "room_autostart",

@@ -123,10 +123,32 @@ def seats_of(room: Room) -> list[Seat]:
 
 
 def seat_of(seats: list[Seat], actor: Actor) -> Seat | None:
+    """The session's own seat: never a seat played on its device for someone else."""
     for seat in seats:
-        if seat.kind == Seat.Kind.HUMAN and seat.session_key == actor.session_key:
+        if (seat.kind == Seat.Kind.HUMAN and seat.session_key == actor.session_key
+                and not seat.on_device):
             return seat
     return None
+
+
+def seats_held(seats: list[Seat], actor: Actor) -> list[Seat]:
+    """Every seat the session plays: its own and those of the players who
+    share its device (pass and play), in seat order."""
+    return [s for s in seats if s.kind == Seat.Kind.HUMAN and s.session_key == actor.session_key]
+
+
+def held_seat(seats: list[Seat], actor: Actor, wanted: Any) -> Seat:
+    """The seat ``wanted`` when the session plays it (its own or one on its
+    device); its own seat when ``wanted`` is None (clients that send no seat)."""
+    if wanted is None:
+        seat = seat_of(seats, actor)
+        if seat is None:
+            raise errors.NotSeated("Spectators cannot play")
+        return seat
+    held = {s.index: s for s in seats_held(seats, actor)}
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or wanted not in held:
+        raise errors.NotSeated("That seat is not played on this device")
+    return held[wanted]
 
 
 def require_open(room: Room) -> None:
@@ -202,11 +224,13 @@ def open_seat(seat: Seat) -> None:
     seat.name = ""
     seat.bot_kind = ""
     seat.held = False
+    seat.on_device = False
     seat.connections = 0
     seat.client_seed = ""
     seat.consecutive_timeouts = 0
     rows.save_fields(seat, ["kind", "session_key", "user", "name", "bot_kind", "held",
-                            "connections", "client_seed", "consecutive_timeouts"])
+                            "on_device", "connections", "client_seed",
+                            "consecutive_timeouts"])
 
 
 def seat_bot(seat: Seat, kind: str) -> None:

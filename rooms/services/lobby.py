@@ -15,6 +15,7 @@ from games.registry import declaration, get_game
 
 from .. import clock, codes, errors, publish, rows
 from ..models import Room, Seat
+from ..nicknames import BadNickname, clean_nickname
 from .core import (
     QUICK_PLAY_WAIT,
     TABLE_CHOICES,
@@ -32,6 +33,7 @@ from .core import (
     require_open,
     seat_bot,
     seat_of,
+    seats_held,
     seats_of,
 )
 from .play import start
@@ -260,6 +262,57 @@ def bot_remove(code: str, actor: Actor, seat: int) -> Change:
 
 
 @transaction.atomic
+def device_player_add(code: str, actor: Actor, seat: int | None, name: Any) -> Change:
+    """Pass and play: the host seats a player who shares the host's phone. The
+    seat is the host session's, with its own name; it is never rated (one
+    phone, one rating), so quick-play and rated tables refuse it."""
+    room = locked(code)
+    seats = seats_of(room)
+    require_host(seats, actor)
+    _check_device_table(room)
+    try:
+        name = clean_nickname(name)
+    except BadNickname as exc:  # already in the page's language (rooms.consumers)
+        raise errors.BadMessage(str(exc)) from None
+    # An open seat: so at most seats - 1 players share the host's phone.
+    target = _free_seat(seats, seat)
+    target.kind = Seat.Kind.HUMAN
+    target.session_key = actor.session_key
+    target.user_id = None
+    target.name = name
+    target.on_device = True
+    # Present exactly when the host's page is: the phone is the same.
+    host = seat_of(seats, actor)
+    target.connections, target.last_seen = host.connections, host.last_seen
+    rows.save_fields(target, ["kind", "session_key", "user", "name", "on_device",
+                              "connections", "last_seen"])
+    return commit(room, Change(room.id, [{"type": "joined", "seat": target.index}]))
+
+
+def _check_device_table(room: Room) -> None:
+    if room.status != Room.Status.LOBBY:
+        raise errors.WrongStatus("Players on this phone join before the start")
+    if room.visibility != Room.Visibility.PRIVATE:
+        raise errors.WrongStatus("Players on this phone are for private tables")
+    if room.options.get("rated"):
+        raise errors.WrongStatus("A rated table has one player per phone")
+
+
+@transaction.atomic
+def device_player_remove(code: str, actor: Actor, seat: Any) -> Change:
+    room = locked(code)
+    seats = seats_of(room)
+    require_host(seats, actor)
+    if room.status != Room.Status.LOBBY:
+        raise errors.WrongStatus("Players on this phone leave before the start")
+    mine = {s.index for s in seats_held(seats, actor) if s.on_device}
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in mine:
+        raise errors.BadMessage("That seat has no player on this phone")
+    open_seat(seats[seat])
+    return commit(room, Change(room.id, [{"type": "left", "seat": seat}]))
+
+
+@transaction.atomic
 def options_set(code: str, actor: Actor, options: dict[str, Any] | None, pace: str | None):
     room = locked(code)
     seats = seats_of(room)
@@ -279,6 +332,8 @@ def options_set(code: str, actor: Actor, options: dict[str, Any] | None, pace: s
         kept = (*declaration(room.game).house_rule_names, *TABLE_CHOICES)
         merged = {k: v for k, v in room.options.items() if k in kept}
         merged.update(options)
+        if merged.get("rated") and any(s.on_device for s in seats):
+            raise errors.WrongStatus("A rated table has one player per phone")
         room.options = _house_rules(engine, len(seats), merged, private=True)
     return commit(room, Change(room.id), room_fields=("pace", "options"))
 

@@ -29,8 +29,8 @@ from .core import (
     bot_delay,
     commit,
     engine_options,
+    held_seat,
     locked,
-    locked_seat,
     locked_where,
     log_table_event,
     rearm,
@@ -102,7 +102,9 @@ def _clean_action(action: Any) -> dict[str, Any]:
 
 
 @transaction.atomic
-def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
+def game_action(code: str, actor: Actor, version: Any, action: Any, seat: Any = None) -> Change:
+    """``actor`` plays ``action`` for ``seat``: one the session plays (pass and
+    play), its own when None."""
     room = locked(code)
     require_open(room)
     if room.status != Room.Status.PLAYING:
@@ -111,9 +113,7 @@ def game_action(code: str, actor: Actor, version: Any, action: Any) -> Change:
         raise errors.StaleVersion("The table has moved on; here is the current state")
     action = _clean_action(action)
     seats = seats_of(room)
-    seat = seat_of(seats, actor)
-    if seat is None:
-        raise errors.NotSeated("Spectators cannot play")
+    seat = held_seat(seats, actor, seat)
     game_row = room.current_game
     state = load_state(game_row)
     engine = get_game(game_row.game)
@@ -151,8 +151,16 @@ def _reclaim(game_row: Game, seat: Seat, change: Change) -> None:
 
 
 @transaction.atomic
-def seat_reclaim(code: str, actor: Actor) -> Change:
-    room, seats, seat = locked_seat(code, actor, "You have no seat here")
+def seat_reclaim(code: str, actor: Actor, seat: Any = None) -> Change:
+    """Take back a held seat: the session's own, or ``seat`` on its device."""
+    room = locked(code)
+    seats = seats_of(room)
+    if seat is None:
+        seat = seat_of(seats, actor)
+        if seat is None:
+            raise errors.NotSeated("You have no seat here")
+    else:
+        seat = held_seat(seats, actor, seat)
     change = Change(room.id)
     if seat.held and room.status == Room.Status.PLAYING:
         game_row = room.current_game

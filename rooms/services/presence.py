@@ -9,24 +9,28 @@ from django.db import transaction
 
 from .. import clock, codes, errors, rows
 from ..models import Room, Seat
-from .core import Actor, Change, commit, locked, seat_of, seats_of
+from .core import Actor, Change, commit, locked, seat_of, seats_held, seats_of
 
 
 @transaction.atomic
 def connection_opened(code: str, actor: Actor) -> Seat | None:
+    """A page of the session connected: every seat it plays (its own and the
+    pass-and-play seats on its device) is present. Returns its own seat."""
     room = locked(code)
-    seat = seat_of(seats_of(room), actor)
-    if seat is None:
+    seats = seats_of(room)
+    held = seats_held(seats, actor)
+    if not held:
         return None
-    was_connected = seat.connected
-    seat.connections += 1  # the room is locked: a plain increment is safe
-    seat.last_seen = clock.now()
-    seat.disconnected_at = None
-    rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
+    was_connected = [seat.connected for seat in held]
+    for seat in held:
+        seat.connections += 1  # the room is locked: a plain increment is safe
+        seat.last_seen = clock.now()
+        seat.disconnected_at = None
+        rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
     # A second tab of a connected seat changes nothing anyone sees: no version.
-    if not was_connected:
+    if not all(was_connected):
         commit(room, Change(room.id))
-    return seat
+    return seat_of(seats, actor)
 
 
 # Seconds between two presence writes for one connection (rooms.consumers)
@@ -59,15 +63,15 @@ def connection_closed(code: str, actor: Actor) -> None:
         room = locked(code)
     except errors.NotFound:
         return
-    seat = seat_of(seats_of(room), actor)
-    if seat is None:
-        return
-    was_connected = seat.connected
-    seat.connections = max(0, seat.connections - 1)
-    seat.last_seen = clock.now()
-    if seat.connections == 0:
-        seat.disconnected_at = clock.now()
-    rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
+    changed = False
+    for seat in seats_held(seats_of(room), actor):
+        was_connected = seat.connected
+        seat.connections = max(0, seat.connections - 1)
+        seat.last_seen = clock.now()
+        if seat.connections == 0:
+            seat.disconnected_at = clock.now()
+        rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
+        changed = changed or seat.connected != was_connected
     # Closing one of several tabs changes nothing anyone sees: no version.
-    if seat.connected != was_connected:
+    if changed:
         commit(room, Change(room.id))

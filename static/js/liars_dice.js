@@ -351,5 +351,11 @@
 
   // seatsOnBoard: the board already shows every seat (name, dice, turn), so a room
   // layout short of height may leave out its own strip of seat cards for this game.
-  KG.games.liars_dice = { render: render, describe: describe, seatExtra: seatExtra, isOut: isOut, seatsOnBoard: true };
+  // momentUntil: when the challenge's moment on the table ends (a time in ms; in
+  // the past when none is on). A phone passed between players (table.js) waits
+  // for it before covering the table, so everyone sees how the challenge went.
+  function momentUntil() { return moment.until; }
+
+  KG.games.liars_dice = { render: render, describe: describe, seatExtra: seatExtra, isOut: isOut, seatsOnBoard: true,
+    momentUntil: momentUntil };
 })();

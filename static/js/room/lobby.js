@@ -45,6 +45,9 @@
         el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : R.nameOf(s.seat)),
         s.seat === 0 && s.kind === "human" ? el("span", { class: "tag" }, gettext("host")) : null,
         s.kind === "bot" ? el("span", { class: "tag" }, easy && s.bot === easy ? gettext("computer, easy") : gettext("computer")) : null,
+        // A phone, not words: at 360 px the name needs the room.
+        s.on_device ? el("span", { class: "tag tag-device", "data-testid": "device-tag", role: "img",
+          "aria-label": gettext("on this phone"), title: gettext("on this phone") }, "📱") : null,
         s.seat === mine ? el("span", { class: "tag" }, gettext("you")) : null);
       if (s.kind === "open" && mine === null) {
         row.appendChild(el("button", {
@@ -64,10 +67,17 @@
           disabled: !S.connected, onclick: function () { R.send({ type: "remove_bot", seat: s.seat }); },
         }, gettext("Remove")));
       }
+      if (isHost && s.on_device) {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small", "data-key": "rm-device-" + s.seat,
+          disabled: !S.connected, onclick: function () { R.send({ type: "remove_device_player", seat: s.seat }); },
+        }, gettext("Remove")));
+      }
       list.appendChild(row);
     });
     var seatsCard = el("section", { class: "card", "aria-labelledby": "seats-title" },
       el("h2", { id: "seats-title" }, gettext("Players")), list);
+    if (isHost && !quick && open) seatsCard.appendChild(devicePlayerForm(room));
     if (mine === null) {
       var nameInput = el("input", { id: "join-name", maxlength: "20", value: you.name || "", autocomplete: "nickname", "data-key": "join-name" });
       seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) { ev.preventDefault(); join(null, nameInput.value); } },
@@ -121,6 +131,26 @@
       box.appendChild(el("p", { class: "hint" }, gettext("Take a seat to play; computers fill the seats nobody takes.")));
     }
     return box;
+  }
+
+  /* Pass and play: someone at the host's side plays on the host's phone,
+     in the lowest empty seat. Never at a rated table: one phone, one rating. */
+  function devicePlayerForm(room) {
+    if (room.options && room.options.rated) {
+      return el("p", { class: "hint", style: { marginTop: "0.5rem" } }, gettext("A rated table has one player per phone"));
+    }
+    var input = el("input", { id: "device-name", maxlength: "20", value: S.deviceName || "", autocomplete: "off",
+      "data-key": "device-name", "data-testid": "device-name", oninput: function () { S.deviceName = input.value; } });
+    return el("form", { class: "stack device-form", style: { marginTop: "0.75rem" }, onsubmit: function (ev) {
+      ev.preventDefault();
+      if (!input.value.trim()) { input.focus(); return; }
+      if (R.send({ type: "add_device_player", name: input.value })) S.deviceName = "";
+    } },
+      el("label", { for: "device-name" }, gettext("Add a player on this phone")),
+      el("p", { class: "hint" }, gettext("Their name; you pass the phone to them on their turn.")),
+      el("div", { class: "controls" }, input,
+        el("button", { type: "submit", class: "button-small", "data-key": "add-device", "data-testid": "add-device-player", disabled: !S.connected },
+          gettext("Add"))));
   }
 
   function botLevel(room) {

@@ -50,7 +50,9 @@
     root.dataset.connected = S.connected ? "yes" : "no";
     root.dataset.version = String(S.version);
     root.dataset.youSeat = R.youSeat() === null ? "" : String(R.youSeat());
-    if (focusKey && document.activeElement !== active) {
+    // The pass-the-phone cover takes the focus when it appears (table.js).
+    var covered = S.parts && S.parts.cover && S.parts.cover.isConnected && !S.parts.cover.hidden;
+    if (focusKey && document.activeElement !== active && !covered) {
       var again = root.querySelector('[data-key="' + focusKey + '"]');
       if (again && !again.disabled) again.focus({ preventScroll: true });
     }

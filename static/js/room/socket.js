@@ -87,10 +87,13 @@
   };
   KG.send = R.send;
 
-  /* A game move, once: further taps wait for the server's answer. */
+  /* A game move, once: further taps wait for the server's answer. A phone
+     that several players share says for whom (the seat it shows). */
   R.act = function (action) {
     if (!S.connected || S.pending) return;
-    if (R.send({ type: "action", version: S.version, action: action })) {
+    var msg = { type: "action", version: S.version, action: action };
+    if (R.device() && R.youSeat() !== null) msg.seat = R.youSeat();
+    if (R.send(msg)) {
       S.pending = true;
       R.render();
     }

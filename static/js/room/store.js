@@ -12,7 +12,7 @@
 
      document.dispatchEvent(new CustomEvent("kg:update", {detail: {
        events: [...],   // the server's events of that update; [] for a snapshot
-       snap: {...},     // the merged snapshot: {version, you, room, game}
+       snap: {...},     // the merged snapshot: {version, you, room, game, device}
        you: 2,          // this page's seat index, or null for a spectator
        fresh: true,     // true for a live update, false for the first snapshot
      }}))               //   (from the page or the socket) and for every resync
@@ -41,6 +41,8 @@
     removed: false,        // a moderator took this page's player out of their seat
     luck: {},              // game id -> the luck report, "loading" or "failed"
     botLevel: null,        // the host's choice of computer level in the lobby
+    deviceName: "",        // the name typed for a player on this phone (lobby)
+    coverFor: null,        // the turn the pass-the-phone cover was last shown for
     resultsSeen: null,     // the game id whose results were last brought into view
     resultsClosed: null,   // the game id whose results sheet the player closed
     parts: {},             // the table's containers (table.js)
@@ -75,6 +77,9 @@
       you: msg.you || (prev && prev.you) || { seat: null, is_host: false },
       room: msg.room || (prev && prev.room),
       game: msg.game !== undefined ? msg.game : prev && prev.game,
+      // Pass and play: {seats, own, secret} when this phone plays several
+      // seats (docs/protocol.md); `you` is then the seat it shows now.
+      device: msg.device || null,
     };
     S.version = msg.version;
     S.lastEvents = events;
@@ -109,6 +114,17 @@
     return KG.fmt(gettext("Seat %(n)s"), { n: i + 1 });
   };
   KG.nameOf = R.nameOf;
+  /* Pass and play: the seats this phone plays, or null when it plays one. */
+  R.device = function () { return (S.snap && S.snap.device) || null; };
+  /* The seat whose turn the phone should be handed to, covered until its
+     player taps (secret hands only): null when nothing is covered. */
+  R.coveredSeat = function () {
+    var device = R.device(), game = S.snap && S.snap.game;
+    if (!device || !device.secret || !game || game.status !== "in_progress" || !game.turn) return null;
+    var turn = game.turn.seat;
+    if (turn === null || turn === undefined || device.seats.indexOf(turn) < 0) return null;
+    return turn === R.youSeat() ? null : turn;
+  };
   R.ordinal = function (n) {
     return [null, gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th"), gettext("5th"), gettext("6th")][n] || KG.digits(n);
   };

@@ -36,6 +36,9 @@
     P.turn = el("div", { class: "turn-bar", "data-testid": "turn-bar" });
     P.seats = el("ul", { class: "table-seats", "aria-label": gettext("Players") });
     P.held = el("div", { class: "held-banner", hidden: true });
+    // Pass and play with secret hands: covers the table between two players.
+    P.cover = el("div", { class: "pass-cover", hidden: true, role: "dialog", "aria-modal": "true",
+      "aria-labelledby": "cover-title", "data-testid": "pass-cover" });
     P.removed = el("p", { class: "message message-error removed-banner", "data-testid": "removed-banner", hidden: true },
       el("strong", {}, gettext("A moderator removed you from this seat")), el("br"),
       gettext("A computer plays it now; you can watch the rest of the game."));
@@ -60,6 +63,7 @@
     R.root.appendChild(P.removed);
     R.root.appendChild(el("div", { class: "table-layout" }, P.board, el("div", { class: "side-col" }, P.controls, P.more)));
     R.root.appendChild(P.results);
+    R.root.appendChild(P.cover);
     P.module = null;
   };
 
@@ -99,6 +103,7 @@
     P.removed.hidden = !S.removed || R.youSeat() !== null;
     R.renderResults();
     if (mod) mod.render(P.board, P.controls, c, events);
+    renderCover(mod);  // after the board: it may hold a moment the cover waits for
     R.root.classList.toggle("has-controls", !!P.controls.querySelector("button"));
     KG.clear(P.reactions).appendChild(R.reactionBar());
     // Fair dice: here during the game, on the results sheet after it.
@@ -121,8 +126,10 @@
       return;
     }
     var turn = game.turn, mine = turn.seat === R.youSeat();
-    var text;
+    var text, device = R.device();
     if (turn.seat === null || turn.seat === undefined) text = gettext("The dice are rolling…");
+    // A phone several players share names the player, in their colour.
+    else if (device && device.seats.indexOf(turn.seat) >= 0) text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
     else if (mine) text = gettext("Your turn");
     else if (turn.by === "bot") text = fmt(gettext("%(name)s is thinking…"), { name: R.nameOf(turn.seat) });
     else text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
@@ -133,6 +140,7 @@
     var ring = KG.svg("svg", { class: "timer-ring", viewBox: "0 0 44 44", role: "timer", "aria-label": gettext("Time left"), "data-testid": "timer" },
       KG.svg("circle", { class: "ring-bg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5 }), fg, label);
     P.turn.appendChild(ring);
+    if (device && turn.seat !== null && turn.seat !== undefined) P.turn.appendChild(KG.seatBadge(R.colourOf(turn.seat)));
     P.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
     // The full length of a turn is the room's (15 s, or 30 s at a party table); what
     // is left is the deadline against the server's clock (S.offset, from server_time).
@@ -149,6 +157,72 @@
     R.every("turn", tick, 250);
   }
 
+  /* A seat's colour on the board (Ludo's are its own; others by seat). */
+  R.colourOf = function (seat) {
+    var mod = KG.games[S.snap.room.game];
+    return mod && mod.colourOf ? mod.colourOf(seat, R.ctx()) : seat;
+  };
+
+  /* Pass and play at a game with secret hands: while it is the turn of a
+     player on this phone who has not tapped yet, the whole table is covered
+     (the page has only a spectator's view under it anyway, docs/protocol.md).
+     The tap asks for that player's view (show_seat). */
+  function renderCover(mod) {
+    var P = S.parts, seat = R.coveredSeat();
+    var momentLeft = mod && mod.momentUntil ? mod.momentUntil() - Date.now() : 0;
+    if (seat !== null && S.coverFor === null && momentLeft > 0) {
+      // A challenge is being shown (every cup, nothing secret): let the
+      // table see it, then cover.
+      R.after("cover", function () { R.render(); }, momentLeft + 60);
+      seat = null;
+    }
+    KG.clear(P.cover);
+    document.body.classList.toggle("is-covered", seat !== null);
+    // Nothing under the cover is reachable by keyboard or screen reader.
+    R.root.querySelectorAll(".room-head, .table-top, .table-layout, .held-banner, .results").forEach(function (node) {
+      node.inert = seat !== null;
+    });
+    if (seat === null) { P.cover.hidden = true; S.coverFor = null; return; }
+    var name = R.nameOf(seat), held = !!R.seatOf(seat).held;
+    // A computer holds the seat (its player let the clock run out): the
+    // phone's holder may hand it back to them; the tap then comes as usual.
+    var title = held ? fmt(gettext("The computer is holding %(name)s's seat"), { name: name })
+      : fmt(gettext("Pass the phone to %(name)s"), { name: name });
+    P.cover.hidden = false;
+    P.cover.appendChild(el("div", { class: "cover-top" },
+      KG.seatBadge(R.colourOf(seat)),
+      el("h2", { id: "cover-title", "data-testid": "cover-title" }, title),
+      held ? null : el("p", { class: "hint" }, gettext("Only they should look: their dice appear after the tap.")),
+      recentEvents()));
+    var button = held ? el("button", {
+      type: "button", class: "button-primary big-button cover-button", "data-key": "cover-reclaim", "data-testid": "cover-reclaim",
+      disabled: !S.connected, onclick: function () { R.send({ type: "reclaim", seat: seat }); },
+    }, gettext("Take it back")) : el("button", {
+      type: "button", class: "button-primary big-button cover-button", "data-key": "cover-ready", "data-testid": "cover-ready",
+      disabled: !S.connected, onclick: function () { R.send({ type: "show_seat", seat: seat }); },
+    }, fmt(gettext("%(name)s: tap when ready"), { name: name }));
+    P.cover.appendChild(button);
+    var key = seat + (held ? ":held" : "");
+    if (S.coverFor !== key) {  // newly covered: say so, and the focus goes to the tap
+      KG.announce(title);
+      button.focus({ preventScroll: true });
+    }
+    S.coverFor = key;
+  }
+
+  /* The last lines of "What happened": the cover must not hide how the last
+     bid or challenge went from the player who picks the phone up. */
+  function recentEvents() {
+    var log = document.getElementById("event-log"), device = R.device();
+    // Not the cover's own announcements ("Pass the phone to …").
+    var covers = device.seats.map(function (seat) { return fmt(gettext("Pass the phone to %(name)s"), { name: R.nameOf(seat) }); });
+    var lines = log ? [].slice.call(log.children).filter(function (li) { return covers.indexOf(li.textContent) < 0; }).slice(-3) : [];
+    if (!lines.length) return null;
+    var list = el("ul", { class: "cover-recent", "aria-label": gettext("What happened"), "data-testid": "cover-recent" });
+    lines.forEach(function (li) { list.appendChild(el("li", {}, li.textContent)); });
+    return list;
+  }
+
   function renderHeld() {
     var P = S.parts, mine = R.youSeat();
     var seat = mine !== null ? R.seatOf(mine) : null;
@@ -158,7 +232,9 @@
     P.held.appendChild(el("p", {}, gettext("The computer is holding your seat while you were away.")));
     P.held.appendChild(el("button", {
       type: "button", class: "button-primary", "data-key": "reclaim", "data-testid": "reclaim",
-      disabled: !S.connected, onclick: function () { R.send({ type: "reclaim" }); },
+      disabled: !S.connected, onclick: function () {
+        R.send(R.device() ? { type: "reclaim", seat: mine } : { type: "reclaim" });
+      },
     }, gettext("Take it back")));
   }
 
