@@ -105,6 +105,10 @@ def read_po(path: Path) -> Catalogue:
                 entry[field] = str(entry[field]) + text
             continue
         keyword, _, rest = line.partition(" ")
+        if keyword in ("msgctxt", "msgid") and field in ("msgid", "msgid_plural"):
+            # What msgfmt and msgmerge refuse (a union merge of two branches can
+            # leave it): caught here, not later by `make messages`.
+            raise PoSyntaxError(f"{path}:{lineno}: the entry above has no msgstr")
         if keyword in ("msgctxt", "msgid") and field is not None and field.startswith("msgstr"):
             finish()
         if keyword == "msgctxt" or keyword == "msgid" or keyword == "msgid_plural":

@@ -78,3 +78,13 @@ def test_compiler_round_trips_plurals_contexts_and_escapes(tmp_path):
         translations = gettext.GNUTranslations(handle)
     assert translations.pgettext("dice", "Roll") == "চাল"
     assert translations.ngettext("one die", "%(n)s dice", 3) == "%(n)sটি ছক্কা"
+
+
+def test_an_entry_without_its_msgstr_is_refused_as_gettext_refuses_it(tmp_path):
+    """A union merge of two branches once left a msgid with no msgstr: our
+    compiler read on, and `make messages` (msgmerge) then failed on it."""
+    po = tmp_path / "django.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Cups opened"\nmsgid "Sound"\nmsgstr "Sound"\n',
+                  encoding="utf-8")
+    with pytest.raises(compiler.PoSyntaxError, match=r"django.po:5: the entry above has no msgstr"):
+        compiler.read_po(po)
