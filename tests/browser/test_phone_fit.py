@@ -19,7 +19,14 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.play import calm_server, open_more
-from tests.browser.test_one_screen import SMALL_PHONE, at_my_turn, box_of, fmt, inside
+from tests.browser.test_one_screen import (
+    SMALL_PHONE,
+    at_my_turn,
+    box_of,
+    fmt,
+    inside,
+    set_text_size,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -51,6 +58,17 @@ TOKEN_SIZES = """() => [...document.querySelectorAll('[data-testid=ludo-board] .
   })"""
 
 
+WIDER = """width => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > width + 0.5 && e.getClientRects().length)
+  .slice(0, 8).map(e => e.tagName.toLowerCase() + '.' + e.className + ' '
+    + Math.round(e.getBoundingClientRect().right) + ' ' + (e.textContent || '').trim().slice(0, 30))"""
+
+
+def wider_than(page: Page, width: int) -> list[str]:
+    """What sticks out to the right of ``width`` (for the failure message)."""
+    return page.evaluate(WIDER, width)
+
+
 def token_sizes(page: Page) -> list[dict]:
     return page.evaluate(TOKEN_SIZES)
 
@@ -61,13 +79,15 @@ def test_the_hexagon_board_has_thumb_sized_tokens_on_one_phone_screen(players, s
     player = players("Rumi" if lang == "bn" else "Tanvir", lang, PHONE)
     page = at_my_turn(player, "ludo", 6, "[data-testid=roll-button]")
     page.evaluate("() => window.scrollTo(0, 0)")
-    board, roll = box_of(page, "[data-testid=ludo-board]"), box_of(page, "[data-testid=roll-button]")
+    board = box_of(page, "[data-testid=ludo-board]")
+    roll = box_of(page, "[data-testid=roll-button]")
     sizes = token_sizes(page)
     single = [s for s in sizes if not s["stacked"]]
     smallest = min(s["shape"] for s in single)
     print(f"\nludo-6 {lang} 360x640: board {fmt(board)}; roll {fmt(roll)}; "
           f"tokens {len(sizes)}, smallest {smallest:.1f} px, target "
-          f"{min(s['target'] for s in single):.1f} px, digit {min(s['digit'] for s in single):.1f} px")
+          f"{min(s['target'] for s in single):.1f} px, "
+          f"digit {min(s['digit'] for s in single):.1f} px")
     page.screenshot(path=str(shots / f"ludo-6-{lang}-360x640.png"))
     assert len(sizes) == 24 and len(single) >= 20, sizes
     # The board takes the phone's width, not a square's height.
@@ -98,3 +118,61 @@ def test_the_hexagon_board_has_thumb_sized_tokens_on_one_phone_screen(players, s
     assert small >= 0.75 * THUMB, small  # 18 px: the issue asks 24 px at 360 px, not here
     assert page.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
     page.set_viewport_size(PHONE)
+
+
+NAME_FITS = """() => [...document.querySelectorAll('.table-seats .table-seat .seat-name')]
+  .map(name => ({text: name.textContent, clipped: name.scrollHeight > name.clientHeight + 1
+                  || name.scrollWidth > name.clientWidth + 1,
+                 lines: Math.round(name.getBoundingClientRect().height
+                                   / parseFloat(getComputedStyle(name).lineHeight))}))"""
+
+REACTIONS_FIT = """() => {
+  const bar = document.querySelector('.reaction-bar');
+  const buttons = [...bar.querySelectorAll('button')].map(b => b.getBoundingClientRect());
+  return {scrolls: bar.scrollWidth > bar.clientWidth + 1, count: buttons.length,
+          right: Math.max(...buttons.map(b => b.right)),
+          left: Math.min(...buttons.map(b => b.left)),
+          narrowest: Math.min(...buttons.map(b => b.width)),
+          lowest: Math.min(...buttons.map(b => b.height)),
+          page: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_snakes_seats_show_whole_names_and_the_reactions_fit_a_phone(players, shots, lang):
+    """Four seats on a 360 px phone: every name whole (two lines at most), the
+    table still on one screen; then the quick reactions in "More", at normal
+    and at 200% text: no sideways scrolling of the bar or of the page."""
+    name = "রুমানা আক্তার" if lang == "bn" else "Rumana Akter"
+    player = players(name, lang, PHONE)
+    page = at_my_turn(player, "snakes", 4, "[data-testid=roll-button]")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    names = page.evaluate(NAME_FITS)
+    board = box_of(page, "[data-testid=snakes-board]")
+    roll = box_of(page, "[data-testid=roll-button]")
+    strip = box_of(page, ".table-seats")
+    print(f"\nsnakes-4 {lang}: names {names}; strip {fmt(strip)}; board {fmt(board)}; "
+          f"roll {fmt(roll)}")
+    page.screenshot(path=str(shots / f"snakes-4-{lang}-360x640.png"))
+    assert len(names) == 4
+    assert any(name in n["text"] for n in names), names
+    for shown in names:
+        assert not shown["clipped"] and shown["lines"] <= 2, shown
+    assert inside(strip, PHONE) and inside(board, PHONE) and inside(roll, PHONE)
+    assert min(board["width"], board["height"]) >= 0.9 * (PHONE["width"] - 16), board
+    assert roll["y"] >= PHONE["height"] * 0.55, roll
+
+    for text_size in (16, 32):
+        set_text_size(page, text_size)
+        open_more(page)
+        fit = page.evaluate(REACTIONS_FIT)
+        print(f"reactions {lang} {text_size} px text: {fit}")
+        page.screenshot(path=str(shots / f"snakes-4-{lang}-reactions-{text_size}px.png"))
+        assert fit["count"] == 8 and not fit["scrolls"], fit
+        assert fit["left"] >= 0 and fit["right"] <= PHONE["width"], fit
+        assert fit["page"] <= PHONE["width"], (fit, wider_than(page, PHONE["width"]))
+        assert fit["narrowest"] >= 44 and fit["lowest"] >= 44, fit
+        if page.get_by_test_id("more-button").is_visible():
+            page.get_by_test_id("more-button").click()  # put the sheet away
+    set_text_size(page, 16)

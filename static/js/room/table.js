@@ -88,7 +88,9 @@
         class: "table-seat" + (s.seat === turnSeat ? " is-turn" : "") + (s.seat === c.you ? " is-you" : "") + (mod && mod.isOut && mod.isOut(s.seat, c) ? " is-out" : ""),
         "data-seat": s.seat, "aria-current": s.seat === turnSeat ? "true" : null,
       }, KG.seatBadge(colour),
-        el("span", { class: "seat-name" }, R.nameOf(s.seat) + (s.seat === c.you ? " (" + gettext("you") + ")" : "")),
+        // "(you)" is said, not shown: one's own name is underlined, and a chip has no room to spare.
+        el("span", { class: "seat-name" }, R.nameOf(s.seat),
+          s.seat === c.you ? el("span", { class: "visually-hidden" }, " (" + gettext("you") + ")") : null),
         el("span", { class: "seat-extra" }, R.connDot(s),
           mod && mod.seatExtra ? mod.seatExtra(s.seat, c) : "",
           placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, R.ordinal(placed + 1)) : null)));
