@@ -5,6 +5,8 @@
   board and the action are still on one screen, at 360x640 and at 320x568.
 - The quick reactions fit the phone's width without scrolling sideways.
 - The Snakes & Ladders seat strip shows the players' names, not "Ru…".
+- Every page other than the table, in both languages, at 200% text on a 360 px
+  phone: nothing scrolls sideways and no control is cut off.
 
 Every table is on a server whose turns do not run out (``play.calm_server``);
 the test waits for the page's own state. Screenshots go to /tmp/shots-phone/.
@@ -12,11 +14,14 @@ the test waits for the page's own state. Screenshots go to /tmp/shots-phone/.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from rooms import guessing
+from rooms.codes import ALPHABET
 from tests.browser.conftest import PHONE
 from tests.browser.play import calm_server, open_more
 from tests.browser.test_one_screen import (
@@ -27,6 +32,7 @@ from tests.browser.test_one_screen import (
     inside,
     set_text_size,
 )
+from tests.servers import run_manage
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -59,9 +65,11 @@ TOKEN_SIZES = """() => [...document.querySelectorAll('[data-testid=ludo-board] .
 
 
 WIDER = """width => [...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > width + 0.5 && e.getClientRects().length)
+  .filter(e => e.getBoundingClientRect().right > width + 0.5 || e.scrollWidth > e.clientWidth + 1
+          && getComputedStyle(e).overflowX === 'visible')
   .slice(0, 8).map(e => e.tagName.toLowerCase() + '.' + e.className + ' '
-    + Math.round(e.getBoundingClientRect().right) + ' ' + (e.textContent || '').trim().slice(0, 30))"""
+    + Math.round(e.getBoundingClientRect().right) + ' '
+    + (e.textContent || '').trim().slice(0, 30))"""
 
 
 def wider_than(page: Page, width: int) -> list[str]:
@@ -175,4 +183,120 @@ def test_snakes_seats_show_whole_names_and_the_reactions_fit_a_phone(players, sh
         assert fit["narrowest"] >= 44 and fit["lowest"] >= 44, fit
         if page.get_by_test_id("more-button").is_visible():
             page.get_by_test_id("more-button").click()  # put the sheet away
+    set_text_size(page, 16)
+
+
+# Every page a player meets outside the table: label -> path ({game_ids} filled in).
+PAGES = {
+    "home-first-visit": "/",
+    "home": "/",  # the lobby's ways in: play now, create a room, join with a code
+    "rules-liars-dice": "/rules/liars-dice/",
+    "rules-ludo": "/rules/ludo/",
+    "rules-snakes": "/rules/snakes-and-ladders/",
+    "leaderboard-liars-dice": "/leaderboard/liars-dice/",
+    "leaderboard-ludo": "/leaderboard/ludo/",
+    "leaderboard-snakes": "/leaderboard/snakes-and-ladders/",
+    "sign-in": "/accounts/login/",
+    "sign-up": "/accounts/signup/",
+    "password-reset": "/accounts/password/reset/",
+    "my-games": "/accounts/profile/",  # the player's history, with a game in it
+    "game-liars-dice": "/games/{liars_dice}/",  # record, replay, the dice verified
+    "game-ludo": "/games/{ludo}/",
+    "game-snakes": "/games/{snakes}/",
+    "verify": "/verify/",
+    "offline": "/offline/",
+    "room-not-found": "/r/PADA/",
+    # Any other address: templates/404.html, which only a server with DEBUG off
+    # shows (these servers run with DEBUG on), so tests/test_not_found_page.py.
+    "rate-limited": "/r/BUMA/",
+    "room-lobby": None,  # a room of one's own, before the start
+}
+STATUS = {"room-not-found": 404, "rate-limited": 429}
+
+# Controls (and their text) that stick out of the screen or out of a box that
+# clips them: a control cut off. Boxes that scroll (a table in its own box) are
+# fine; words said only to screen readers (1 px, clipped) are not controls.
+CUT_OFF = """width => {
+  const controls = 'a, button, input, select, textarea, summary, label, .button';
+  const out = [];
+  for (const c of document.querySelectorAll(controls)) {
+    if (!c.getClientRects().length || c.closest('.visually-hidden, .skip-link')) continue;
+    const box = c.getBoundingClientRect();
+    if (box.width < 2) continue;
+    let clipped = box.left < -0.5 || box.right > width + 0.5;
+    for (let up = c.parentElement; up && !clipped; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (!/hidden|clip/.test(style.overflowX)) continue;
+      const edge = up.getBoundingClientRect();
+      clipped = box.left < edge.left - 0.5 || box.right > edge.right + 0.5;
+    }
+    if (clipped) out.push(c.tagName.toLowerCase() + ' ' + (c.textContent || c.value || '').trim()
+                          .slice(0, 30) + ' ' + Math.round(box.left) + '-' + Math.round(box.right));
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def finished_games(server) -> dict:
+    """One finished game of each kind in the server's database: game -> id."""
+    out = run_manage("shell", "-c", (
+        "import json\n"
+        "from tests.history.factories import record_for, stored_game\n"
+        "print(json.dumps({g: stored_game(record_for(g), names={0: 'রুমানা আক্তার'}).id "
+        "for g in ('liars_dice', 'ludo', 'snakes')}))\n"
+    ), env=server.env)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def a_game_in_my_history(server, page: Page) -> None:
+    """A finished Ludo game in which this browser's session had seat 1."""
+    session = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
+    run_manage("shell", "-c", (
+        "from tests.history.factories import record_for, stored_game\n"
+        f"stored_game(record_for('ludo'), humans={{1: {session!r}}}, names={{1: 'রুমানা'}})\n"
+    ), env=server.env)
+
+
+def spend_the_guesses(player) -> None:
+    """Miss room codes until this session is refused for a while (rooms.guessing)."""
+    for n in range(guessing.SESSION_MISSES):
+        missed = player.context.request.get(f"{player.base_url}/api/rooms/GUD{ALPHABET[n]}/")
+        assert missed.status in (404, 429)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+@pytest.mark.parametrize("label", list(PAGES))
+def test_every_other_page_fits_a_phone_at_200_percent_text(
+        players, server, finished_games, shots, label, lang):
+    player = players("রুমানা আক্তার" if lang == "bn" else "Rumana Akter", lang, PHONE)
+    page = player.page
+    if label != "home-first-visit":
+        player.start()
+    if label == "my-games":
+        a_game_in_my_history(server, page)
+    if label == "rate-limited":
+        spend_the_guesses(player)
+    if label == "room-lobby":
+        player.create_room("ludo", 6)
+        expect(page.locator("#room")).to_have_attribute("data-view", "lobby")
+    else:
+        response = page.goto(player.base_url + PAGES[label].format(**finished_games))
+        assert response is not None and response.status == STATUS.get(label, 200), label
+    set_text_size(page, 32)
+    expect(page.locator("html")).to_have_css("font-size", "32px")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    if label.startswith("game-"):
+        expect(page.locator("#replay, [data-url]").first).to_be_attached()
+    if label == "my-games":
+        expect(page.locator(".recent-games li")).to_have_count(1)
+    page.evaluate("() => document.fonts.ready")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    cut = page.evaluate(CUT_OFF, PHONE["width"])
+    wide = wider_than(page, PHONE["width"])
+    print(f"\n{label} {lang} 200% text: scrollWidth {width}; cut off {cut}; wide {wide}")
+    page.screenshot(path=str(shots / f"page-{label}-{lang}-text200.png"), full_page=True)
+    assert width <= PHONE["width"], (width, wide)
+    assert not cut, cut
     set_text_size(page, 16)
