@@ -297,6 +297,7 @@ def test_every_other_page_fits_a_phone_at_200_percent_text(
     wide = wider_than(page, PHONE["width"])
     print(f"\n{label} {lang} 200% text: scrollWidth {width}; cut off {cut}; wide {wide}")
     page.screenshot(path=str(shots / f"page-{label}-{lang}-text200.png"), full_page=True)
+    page.screenshot(path=str(shots / f"page-{label}-{lang}-text200-top.png"))
     assert width <= PHONE["width"], (width, wide)
     assert not cut, cut
     set_text_size(page, 16)
