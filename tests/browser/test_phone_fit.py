@@ -15,6 +15,7 @@ the test waits for the page's own state. Screenshots go to /tmp/shots-phone/.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -300,4 +301,58 @@ def test_every_other_page_fits_a_phone_at_200_percent_text(
     page.screenshot(path=str(shots / f"page-{label}-{lang}-text200-top.png"))
     assert width <= PHONE["width"], (width, wide)
     assert not cut, cut
+    set_text_size(page, 16)
+
+
+# Every table a phone shows: game, seats, the main action at the host's first turn.
+TABLES = {
+    "liars_dice-2": ("liars_dice", 2, "[data-testid=bid-button]"),
+    "liars_dice-4": ("liars_dice", 4, "[data-testid=bid-button]"),
+    "liars_dice-6": ("liars_dice", 6, "[data-testid=bid-button]"),
+    "ludo-4": ("ludo", 4, "[data-testid=roll-button]"),
+    "ludo-6": ("ludo", 6, "[data-testid=roll-button]"),
+    "snakes-4": ("snakes", 4, "[data-testid=roll-button]"),
+}
+
+# The words a player reads on the table (the "More" sheet opened), without room
+# codes and seeds (translate="no", <code>) and words said only to screen readers.
+SHOWN_TEXT = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const parent = node.parentElement;
+    const skip = '[translate=no], code, script, style, .visually-hidden, .room-code-small';
+    if (!parent || parent.closest(skip)) continue;
+    if (!parent.getClientRects().length || getComputedStyle(parent).visibility === 'hidden')
+      continue;
+    if (node.textContent.trim()) out.push(node.textContent.trim());
+  }
+  return out;
+}"""
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+@pytest.mark.parametrize("table", list(TABLES))
+def test_every_table_reads_in_its_language_at_normal_and_200_percent_text(
+        players, shots, table, lang):
+    game, seats, action = TABLES[table]
+    player = players("রুমানা আক্তার" if lang == "bn" else "Rumana Akter", lang, PHONE)
+    page = at_my_turn(player, game, seats, action)
+    for text_size in (16, 32):
+        set_text_size(page, text_size)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(shots / f"table-{table}-{lang}-{text_size}px.png"))
+        wide = wider_than(page, PHONE["width"])
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], wide
+        open_more(page)
+        page.screenshot(path=str(shots / f"table-{table}-{lang}-{text_size}px-more.png"))
+        if lang == "bn":
+            shown = page.evaluate(SHOWN_TEXT)
+            latin_digits = [t for t in shown if re.search(r"[0-9]", t)]
+            latin_words = [t for t in shown if re.search(r"[A-Za-z]{2,}", t)]
+            print(f"\n{table} {text_size} px: Latin digits {latin_digits}; words {latin_words}")
+            assert not latin_digits and not latin_words, (latin_digits, latin_words)
+        if page.get_by_test_id("more-button").is_visible():
+            page.get_by_test_id("more-button").click()
     set_text_size(page, 16)
