@@ -368,7 +368,9 @@
     var geo = c.view.geometry;
     if (!s || !geo) return "";
     var home = s.tokens.filter(function (p) { return p >= geo.home; }).length;
-    return fmt(gettext("home %(n)s/%(total)s"), { n: home, total: 4 });
+    // A chip is a sixth of a phone: the house sign and the count; the words for screen readers.
+    return el("span", {}, el("span", { "aria-hidden": "true" }, "🏠 " + digits(home) + "/" + digits(4)),
+      el("span", { class: "visually-hidden" }, fmt(gettext("home %(n)s/%(total)s"), { n: home, total: 4 })));
   }
   function colourOf(seat, c) {
     var s = (c.view.seats || [])[seat];

@@ -129,7 +129,8 @@ def test_the_hexagon_board_has_thumb_sized_tokens_on_one_phone_screen(players, s
     page.set_viewport_size(PHONE)
 
 
-NAME_FITS = """() => [...document.querySelectorAll('.table-seats .table-seat .seat-name')]
+NAME_FITS = """() => [...document.querySelectorAll('.table-seats .table-seat .seat-name, .ld-name')]
+  .filter(name => name.getClientRects().length)
   .map(name => ({text: name.textContent, clipped: name.scrollHeight > name.clientHeight + 1
                   || name.scrollWidth > name.clientWidth + 1,
                  lines: Math.round(name.getBoundingClientRect().height
@@ -345,6 +346,12 @@ def test_every_table_reads_in_its_language_at_normal_and_200_percent_text(
         page.screenshot(path=str(shots / f"table-{table}-{lang}-{text_size}px.png"))
         wide = wider_than(page, PHONE["width"])
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], wide
+        # Every seat's name whole, and its line (dice left, square, tokens home) too.
+        names = page.evaluate(NAME_FITS)
+        assert len(names) == seats and not [n for n in names if n["clipped"]], names
+        cut_lines = page.evaluate("""() => [...document.querySelectorAll('.table-seat .seat-extra')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
+        assert not cut_lines, cut_lines
         open_more(page)
         page.screenshot(path=str(shots / f"table-{table}-{lang}-{text_size}px-more.png"))
         if lang == "bn":
