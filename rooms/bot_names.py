@@ -3,7 +3,7 @@
 A computer seat is named once, in English, when it is added
 (rooms.services.core.seat_bot: "Mitu (AI)"); that name is what the record, the
 history and every language's page share. A Bengali page shows it as
-"মিতু (AI)": the name is translated when it is displayed (the template filter
+"মিতু (এআই)": the name is translated when it is displayed (the template filter
 ``seat_name`` here; the room page's script can do the same with the djangojs
 catalogue), so there are never two names to keep in step.
 """

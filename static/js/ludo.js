@@ -18,6 +18,12 @@
     var square = arms === 4;
     var r0 = square ? 2 : 3;      // distance of a strip's first square from the centre
     var extent = square ? 7.5 : 9.2;
+    // The hexagon's drawing is 17 squares wide and 16 tall: a viewBox that hugs it
+    // (room for a token on a tip) lets it fill a phone's width, not a square's.
+    var bounds = square ? { x: extent, y: extent } : { x: 8.72, y: 8.3 };
+    // Tokens in squares: on the hexagon a square is ~20 px across on a 360 px phone,
+    // so its tokens are drawn wider than the square (24 px and more, digits to read).
+    var tokenSize = square ? { r: 0.4, hit: 0.5, font: 0.48, slot: 0.42 } : { r: 0.64, hit: 0.7, font: 0.72, slot: 0.6 };
     function axis(j) {
       var a = ((180 + (360 / arms) * j) * Math.PI) / 180;
       return [Math.cos(a), Math.sin(a)];
@@ -43,7 +49,7 @@
       var u = axis(arm), d = square ? 0.85 : 1.3;
       return { x: u[0] * d, y: u[1] * d };
     }
-    return { arms: arms, loop: loop, square: square, extent: extent, loopCells: loopCells, homeColumn: homeColumn,
+    return { arms: arms, loop: loop, square: square, extent: extent, bounds: bounds, tokenSize: tokenSize, loopCells: loopCells, homeColumn: homeColumn,
       baseCentre: baseCentre, homeSpot: homeSpot, hc: hc, last: geo.last_loop_progress, home: geo.home, A: A };
   }
   function mod(a, n) { return ((a % n) + n) % n; }
@@ -67,10 +73,10 @@
   }
 
   function buildBoard(geo, view) {
-    var L = layoutFor(geo), e = L.extent;
-    var svg = S("svg", { viewBox: [-e, -e, 2 * e, 2 * e].join(" "), role: "img", "aria-label": L.square ? gettext("Square Ludo board") : gettext("Six-armed Ludo board"), "data-testid": "ludo-board" });
+    var L = layoutFor(geo), bx = L.bounds.x, by = L.bounds.y;
+    var svg = S("svg", { viewBox: [-bx, -by, 2 * bx, 2 * by].join(" "), role: "img", "aria-label": L.square ? gettext("Square Ludo board") : gettext("Six-armed Ludo board"), "data-testid": "ludo-board" });
     var g = S("g", { class: "cells" });
-    svg.appendChild(S("rect", { x: -e, y: -e, width: 2 * e, height: 2 * e, rx: 0.4, fill: "#f3ead7" }));
+    svg.appendChild(S("rect", { x: -bx, y: -by, width: 2 * bx, height: 2 * by, rx: 0.4, fill: "#f3ead7" }));
     var safe = {};
     (geo.safe || []).forEach(function (s) { safe[s] = true; });
     var starts = {};
@@ -85,7 +91,7 @@
         : S("circle", { cx: b.x, cy: b.y, r: inner, fill: "#fffaf0" }));
       for (var tk = 0; tk < 4; tk++) {
         var sp = spot(L, arm, -1, tk);
-        g.appendChild(S("circle", { cx: sp.x, cy: sp.y, r: 0.42, fill: "none", stroke: col, "stroke-width": 0.08 }));
+        g.appendChild(S("circle", { cx: sp.x, cy: sp.y, r: L.tokenSize.slot, fill: "none", stroke: col, "stroke-width": 0.08 }));
       }
       // Home column.
       for (var k = 1; k <= L.hc; k++) {
@@ -126,12 +132,16 @@
       transform: "translate(" + c.x.toFixed(3) + " " + c.y.toFixed(3) + ") rotate(" + c.rot + ")" });
   }
 
-  function tokenNode(colour, token) {
+  function tokenNode(colour, token, size) {
     var g = S("g", { class: "token", "data-colour": colour, "data-token": token });
     var inner = S("g", { class: "token-body" });
-    inner.appendChild(S("circle", { class: "token-ring", r: 0.5, fill: "none", stroke: "none" }));
-    inner.appendChild(KG.shape(colour, 0.4, { fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 0.06 }));
-    inner.appendChild(S("text", { y: 0.16, "text-anchor": "middle", "font-size": 0.48, fill: KG.TEXT_ON[colour % 6], text: digits(token + 1) }));
+    // The ring is the hit target too (transparent, not "none", so it takes the tap).
+    inner.appendChild(S("circle", { class: "token-ring", r: size.hit, fill: "transparent", stroke: "none" }));
+    // A square's side is narrower than the other shapes' width: on the hexagon,
+    // where every pixel counts, it gets a tenth more so no token is under 24 px.
+    var r = size.r * (colour % 6 === 1 && size.r > 0.5 ? 1.1 : 1);
+    inner.appendChild(KG.shape(colour, r, { class: "token-shape", fill: KG.COLOURS[colour % 6], stroke: "#1d1b16", "stroke-width": 0.06 }));
+    inner.appendChild(S("text", { y: size.font / 3, "text-anchor": "middle", "font-size": size.font, fill: KG.TEXT_ON[colour % 6], text: digits(token + 1) }));
     g.appendChild(inner);
     return g;
   }
@@ -184,14 +194,15 @@
         seen[id] = true;
         var node = built.tokens[id];
         if (!node) {
-          node = built.tokens[id] = tokenNode(item.colour, item.token);
+          node = built.tokens[id] = tokenNode(item.colour, item.token, L.tokenSize);
           node.setAttribute("data-seat", item.seat);
           built.tokensLayer.appendChild(node);
         }
         var x = item.sp.x, y = item.sp.y, scale = 1;
         if (list.length > 1) {
-          var o = OFFSETS[i % 4];
-          x += o[0]; y += o[1]; scale = 0.62;
+          // The hexagon's bigger tokens spread wider and shrink less.
+          var o = OFFSETS[i % 4], spread = L.square ? 1 : 1.35;
+          x += o[0] * spread; y += o[1] * spread; scale = L.square ? 0.62 : 0.7;
         }
         if (item.sp.where === "home") {
           var o2 = OFFSETS[item.token];
@@ -311,10 +322,12 @@
       panel.appendChild(el("button", { type: "button", class: "button-primary big-button", "data-key": "roll", "data-testid": "roll-button", disabled: !c.canAct,
         onclick: function () { c.act({ type: "roll" }); } }, gettext("Roll")));
     }
-    if (c.you !== null && v.seats && v.seats[c.you]) {
+    // The token buttons only while there is a token to choose: in the place of
+    // Roll, under the thumb, and the board keeps the height they would take.
+    var anyMove = Object.keys(movable).length > 0;
+    if (c.you !== null && v.seats && v.seats[c.you] && anyMove) {
       var me = v.seats[c.you];
-      var anyMove = Object.keys(movable).length > 0;
-      if (anyMove) panel.appendChild(el("p", { class: "hint" }, fmt(gettext("Choose a token to move %(n)s."), { n: v.rolls[v.current] })));
+      seq.appendChild(el("span", { class: "hint" }, fmt(gettext("Choose a token to move %(n)s."), { n: v.rolls[v.current] })));
       var row = el("div", { class: "token-buttons", role: "group", "aria-label": gettext("Your tokens") });
       me.tokens.forEach(function (p, tk) {
         var ok = !!movable[tk] && c.canAct;
@@ -355,7 +368,9 @@
     var geo = c.view.geometry;
     if (!s || !geo) return "";
     var home = s.tokens.filter(function (p) { return p >= geo.home; }).length;
-    return fmt(gettext("home %(n)s/%(total)s"), { n: home, total: 4 });
+    // A chip is a sixth of a phone: the house sign and the count; the words for screen readers.
+    return el("span", {}, el("span", { "aria-hidden": "true" }, "🏠 " + digits(home) + "/" + digits(4)),
+      el("span", { class: "visually-hidden" }, fmt(gettext("home %(n)s/%(total)s"), { n: home, total: 4 })));
   }
   function colourOf(seat, c) {
     var s = (c.view.seats || [])[seat];

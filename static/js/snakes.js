@@ -219,7 +219,9 @@
   function seatExtra(seat, c) {
     var sq = (c.view.squares || [])[seat];
     if (sq === undefined) return "";
-    return sq ? "▦ " + digits(sq) : gettext("off board");
+    if (sq) return "▦ " + digits(sq);
+    // Not yet on the board: a dash in the chip, the words for screen readers.
+    return el("span", {}, el("span", { "aria-hidden": "true" }, "▦ –"), el("span", { class: "visually-hidden" }, gettext("off board")));
   }
 
   KG.games.snakes = { render: render, describe: describe, seatExtra: seatExtra, centre: centre };

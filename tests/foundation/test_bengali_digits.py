@@ -121,7 +121,8 @@ def test_every_server_page_in_bengali_shows_bengali_digits(client, django_user_m
 
 def test_computer_players_have_bengali_names_on_a_bengali_page(client, django_user_model):
     pages = _pages(client, django_user_model)
-    assert "মিতু (AI)" in pages["game ludo"] and "রবি (AI)" in pages["game snakes"]
+    # Bengali script for "AI" too: no Latin word on a Bengali page.
+    assert "মিতু (এআই)" in pages["game ludo"] and "রবি (এআই)" in pages["game snakes"]
     shown = re.sub(r"<script.*?</script>", "", pages["game snakes"], flags=re.S)
     assert "Mitu (AI)" not in shown  # the record keeps the one stored name
     client.cookies["django_language"] = "en"

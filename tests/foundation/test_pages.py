@@ -40,3 +40,17 @@ def test_switching_language_sets_the_cookie_and_returns_to_the_page(client):
 def test_pages_load_no_third_party_assets(client):
     html = client.get(reverse("home")).content.decode()
     assert "https://" not in html and "http://" not in html
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("bn", "পাতাটি পাওয়া যায়নি"),
+                                               ("en", "Page not found")])
+def test_an_unknown_address_shows_the_sites_own_not_found_page(client, settings, lang, heading):
+    """With DEBUG off (production) a wrong address gets the site's page, in the
+    visitor's language, not Django's bare English "Not Found"."""
+    settings.DEBUG = False
+    response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert f'<html lang="{lang}">' in html
+    assert heading in html
+    assert 'href="/"' in html

@@ -92,7 +92,9 @@
         class: "table-seat" + (s.seat === turnSeat ? " is-turn" : "") + (s.seat === c.you ? " is-you" : "") + (mod && mod.isOut && mod.isOut(s.seat, c) ? " is-out" : ""),
         "data-seat": s.seat, "aria-current": s.seat === turnSeat ? "true" : null,
       }, KG.seatBadge(colour),
-        el("span", { class: "seat-name" }, R.nameOf(s.seat) + (s.seat === c.you ? " (" + gettext("you") + ")" : "")),
+        // "(you)" is said, not shown: one's own name is underlined, and a chip has no room to spare.
+        el("span", { class: "seat-name" }, R.nameOf(s.seat),
+          s.seat === c.you ? el("span", { class: "visually-hidden" }, " (" + gettext("you") + ")") : null),
         el("span", { class: "seat-extra" }, R.connDot(s),
           mod && mod.seatExtra ? mod.seatExtra(s.seat, c) : "",
           placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, R.ordinal(placed + 1)) : null)));
@@ -240,11 +242,13 @@
 
   R.fairnessPanel = function (game) {
     var f = (game && game.fairness) || {};
+    // The scheme's name, the seeds and the hash are codes to copy, not words:
+    // translate="no" (as on the server's pages), so a Bengali page keeps them as they are.
     var dl = el("dl", {},
-      el("dt", {}, gettext("Scheme")), el("dd", {}, f.scheme || "—"),
-      el("dt", {}, gettext("Server seed hash")), el("dd", { "data-testid": "server-seed-hash" }, f.server_seed_hash || "—"),
-      el("dt", {}, gettext("Client seed")), el("dd", {}, f.client_seed || "—"),
-      el("dt", {}, gettext("Server seed")), el("dd", { "data-testid": "server-seed" }, f.server_seed || gettext("revealed when the game is over")));
+      el("dt", {}, gettext("Scheme")), el("dd", { translate: f.scheme ? "no" : null }, f.scheme || "—"),
+      el("dt", {}, gettext("Server seed hash")), el("dd", { "data-testid": "server-seed-hash", translate: f.server_seed_hash ? "no" : null }, f.server_seed_hash || "—"),
+      el("dt", {}, gettext("Client seed")), el("dd", { translate: f.client_seed ? "no" : null }, f.client_seed || "—"),
+      el("dt", {}, gettext("Server seed")), el("dd", { "data-testid": "server-seed", translate: f.server_seed ? "no" : null }, f.server_seed || gettext("revealed when the game is over")));
     var details = el("details", { class: "panel fairness" }, el("summary", {}, gettext("Fair dice")), dl);
     // Once the game is over its own page shows the fairness check and the replay;
     // /verify/ checks any record pasted into it.
