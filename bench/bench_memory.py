@@ -267,7 +267,8 @@ def report(name: str, result: dict, top: int, traces: int = 0) -> float:
     print(f"{name}: {n} sockets (connected in {result['connect']:.0f} s): traced Python memory "
           f"{per_socket / 1024:.1f} KB per socket ({blocks / n:.0f} blocks); RSS delta "
           f"{rss / 1024:.1f} KB per socket "
-          f"({(result['rss'] - result['overhead']) / n / 1024:.1f} KB without tracemalloc's traces; both inflated by tracing)", flush=True)
+          f"({(result['rss'] - result['overhead']) / n / 1024:.1f} KB without tracemalloc's "
+          f"traces; both inflated by tracing)", flush=True)
     for title, table in (("by package (where the allocation happened)", by_package),
                          ("by the allocating line", by_line),
                          ("by our innermost line on the way", by_ours)):
