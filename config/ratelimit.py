@@ -23,7 +23,7 @@ def _store():
     """One cache client for the whole process. ``django.core.cache.cache``
     keeps a client per async context, so every socket that looked up its room
     kept its own Redis client, pool and connection for as long as it stayed
-    open (about 2.5 KB of Python per socket in bench/bench_memory.py, and a
+    open (about 10 KB of Python per socket in bench/bench_memory.py, and a
     Redis connection each). Django's Redis and local-memory caches are safe to
     share between threads."""
     return caches.create_connection("default")
