@@ -13,8 +13,20 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from functools import cache as once
 
-from django.core.cache import cache
+from django.core.cache import caches
+
+
+@once
+def _store():
+    """One cache client for the whole process. ``django.core.cache.cache``
+    keeps a client per async context, so every socket that looked up its room
+    kept its own Redis client, pool and connection for as long as it stayed
+    open (about 10 KB of Python per socket in bench/bench_memory.py, and a
+    Redis connection each). Django's Redis and local-memory caches are safe to
+    share between threads."""
+    return caches.create_connection("default")
 
 
 @dataclass(frozen=True)
@@ -30,7 +42,7 @@ class FailureWindow:
         return f"{self.name}:opened:{key}"
 
     def failures(self, key: str) -> int:
-        return cache.get(self._key(key)) or 0
+        return _store().get(self._key(key)) or 0
 
     def retry_after(self, *keys: str) -> int:
         """Whole seconds until every given key that reached the limit is free
@@ -39,7 +51,7 @@ class FailureWindow:
         for key in keys:
             if self.failures(key) < self.limit:
                 continue
-            opened = cache.get(self._opened_key(key))
+            opened = _store().get(self._opened_key(key))
             left = self.seconds if opened is None else opened + self.seconds - time.time()
             wait = max(wait, min(self.seconds, max(1, math.ceil(left))))
         return wait
@@ -49,7 +61,7 @@ class FailureWindow:
 
     def count(self, *keys: str) -> None:
         for key in keys:
-            counter = self._key(key)
+            cache, counter = _store(), self._key(key)
             if cache.add(counter, 1, self.seconds):
                 # The window's start, so a refusal can say when it ends. Written
                 # after the counter: a reader between the two assumes a full window.

@@ -127,6 +127,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             handler = getattr(self, get_handler_name(message), None)
             if handler is not None:
                 await handler(message)
+                if message["type"].startswith("room."):
+                    # Channels' dispatch loop keeps the last message in a local
+                    # until the next one comes, and every socket gets its own
+                    # copy of a room update with every seat's payload: emptied,
+                    # an idle socket holds none (6 KB each, bench/bench_memory.py).
+                    message.clear()
                 return
         await super().dispatch(message)
 
