@@ -99,6 +99,8 @@ DEFAULT_WEIGHTS = {
     "threat": 0.8,  # expected gain from hitting next turn
     "opp": 0.5,  # weight of an ordinary opponent's position
     "lead": 0.5,  # extra weight of the leading opponent's position
+    "safe": 0.0,  # a token of mine on a safe loop square (a start or a star)
+    "hitloss": 0.0,  # what being hit costs beyond the token's progress: their bonus sequence
 }
 
 
@@ -185,10 +187,11 @@ class StandardBot(Bot):
         # Exposure: my tokens on unsafe loop squares, and opponents' tokens behind them.
         risk = 0.0
         for p in tokens[me]:
-            if p <= 0 or p > last:
+            if p < 0 or p > last:
                 continue
             sq = squares[my_arm][p + 1]
             if not unsafe[sq]:
+                score += w["safe"]
                 continue
             safe_prob = 1.0
             for s in range(n):
@@ -203,7 +206,7 @@ class StandardBot(Bot):
                 for q in theirs:
                     if 0 <= q < there and there - q <= 18:
                         safe_prob *= 1 - HIT[there - q]
-            risk += (1 - safe_prob) * (w["out"] + p)
+            risk += (1 - safe_prob) * (w["out"] + p + w["hitloss"])
         score -= w["risk"] * risk
 
         if w["threat"]:
