@@ -9,7 +9,9 @@ Prints, without asserting:
   the cheap kinds are the baseline of the search's figures (the machine is shared);
 - the time of 1,000 four-player games between standard bots on one core.
 
-``--quick`` runs small samples (a smoke test, not a measurement).
+``--quick`` runs small samples (a smoke test, not a measurement). Tuning the
+evaluation's weights against ``priority`` is ``bench/tune_ludo.py`` (not run by
+``make bench``: it plays for as long as it is given).
 """
 
 from __future__ import annotations

@@ -11,10 +11,12 @@ progress -1 (the progress value the engine uses). Ties go to the lowest token.
 ``standard``: plans the rest of its roll sequence (the later rolls are known:
 they were rolled before the first move), trying every order of tokens, and scores
 the end positions with a weighted evaluation: progress, tokens out of base, the
-safety of the home column, a bonus sequence earned, the chance that opponents hit
-an exposed token before its next turn (their distance behind it, with the odds of
-6-chains), the chance of hitting theirs, and the opponents' progress (the leader
-weighted most). The weights were tuned by tournaments (bench/bench_ludo.py);
+safety of the home column, tokens on safe squares, a bonus sequence earned, the
+chance that opponents hit an exposed token before its next turn (their distance
+behind it, with the odds of 6-chains), the chance of hitting theirs, and the
+opponents' progress (the leader weighted most). The weights were tuned by
+tournaments, first against ``smart`` (bench/bench_ludo.py), then ``risk`` and
+``safe`` against ``priority`` (bench/tune_ludo.py, docs/bots.md);
 ``standard:name=value,...`` overrides them for tuning.
 """
 
@@ -95,10 +97,12 @@ DEFAULT_WEIGHTS = {
     "column": 0.0,  # a token safe in its home column (risk already says so)
     "home": 0.0,  # a token home (on top of its progress)
     "bonus": 6.0,  # a bonus sequence earned
-    "risk": 1.5,  # expected loss from being hit before the next turn
+    "risk": 1.0,  # expected loss from being hit before the next turn
     "threat": 0.8,  # expected gain from hitting next turn
     "opp": 0.5,  # weight of an ordinary opponent's position
     "lead": 0.5,  # extra weight of the leading opponent's position
+    "safe": 5.0,  # a token of mine on a safe loop square (a start or a star)
+    "hitloss": 0.0,  # what being hit costs beyond the token's progress: their bonus sequence
 }
 
 
@@ -185,10 +189,11 @@ class StandardBot(Bot):
         # Exposure: my tokens on unsafe loop squares, and opponents' tokens behind them.
         risk = 0.0
         for p in tokens[me]:
-            if p <= 0 or p > last:
+            if p < 0 or p > last:
                 continue
             sq = squares[my_arm][p + 1]
             if not unsafe[sq]:
+                score += w["safe"]
                 continue
             safe_prob = 1.0
             for s in range(n):
@@ -203,7 +208,7 @@ class StandardBot(Bot):
                 for q in theirs:
                     if 0 <= q < there and there - q <= 18:
                         safe_prob *= 1 - HIT[there - q]
-            risk += (1 - safe_prob) * (w["out"] + p)
+            risk += (1 - safe_prob) * (w["out"] + p + w["hitloss"])
         score -= w["risk"] * risk
 
         if w["threat"]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..ludo import GAME, MOVE, LudoState
 from ..ludo_geometry import GEOMETRIES
 from . import Bot, register
-from .ludo import StandardBot
+from .ludo import DEFAULT_WEIGHTS, StandardBot
 from .ludo_priority import priority_token
 
 WIN = 1e6
@@ -74,22 +74,25 @@ def _move(state, seat, token):
 class SearchBot(Bot):
     kind = "search"
 
-    def __init__(self, reply: bool = True, bonus_depth: int = 1, budget: int = 300) -> None:
+    def __init__(self, reply: bool = True, bonus_depth: int = 1, budget: int = 300,
+                 weights: dict[str, float] | None = None) -> None:
         self.reply = reply
         self.budget = budget
         self.bonus_depth = bonus_depth
-        self.evaluator = StandardBot()
+        self.evaluator = StandardBot(weights)
 
     @classmethod
     def from_param(cls, param: str | None) -> SearchBot:
         options = dict(item.partition("=")[::2] for item in (param or "").split(",") if item)
-        unknown = set(options) - {"reply", "bonus", "budget"}
+        # The search's own options, then the evaluation's weights (standard's names).
+        unknown = set(options) - {"reply", "bonus", "budget"} - set(DEFAULT_WEIGHTS)
         if unknown:
             raise ValueError(f"unknown search option {sorted(unknown)[0]!r}")
         return cls(
             reply=options.get("reply", "1") != "0",
             bonus_depth=int(options.get("bonus", "1")),
             budget=int(options.get("budget", "300")),
+            weights={k: float(v) for k, v in options.items() if k in DEFAULT_WEIGHTS},
         )
 
     def choose(self, view, legal, rng):

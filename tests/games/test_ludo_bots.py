@@ -129,3 +129,18 @@ def test_tournament_credits_the_winners_kind():
     # smart beats random often enough that crediting the wrong seat would show.
     result = run_tournament("ludo", ["smart", "random", "random", "random"], 80, workers=1)
     assert result.wins.get("smart", 0) > 30
+
+
+def test_standard_safe_weight_prefers_a_safe_square():
+    # A 5 takes token 0 from 20 to 25 or token 1 from 3 to the star (8): the same
+    # progress, no opponent on the board; only the safe-square weight tells them apart.
+    tokens = {0: [20, 3, -1, -1]}
+    assert choice("standard:safe=0", tokens, [5]) == 0  # a tie goes to the lowest token
+    assert choice("standard:safe=5", tokens, [5]) == 1
+
+
+def test_search_takes_the_evaluation_weights():
+    bot = make_bot("ludo", "search:budget=100,safe=5,risk=1")
+    assert bot.budget == 100 and bot.evaluator.w["safe"] == 5 and bot.evaluator.w["risk"] == 1
+    with pytest.raises(ValueError):
+        make_bot("ludo", "search:depth=3")
