@@ -98,19 +98,13 @@ def key_text(key: StateKey) -> str:
 @cache
 def load() -> dict[str, object]:
     """The stored solution: ``values``, ``strategies`` ((a, b) -> state text -> hand
-    index -> pairs) and ``memory`` (bids remembered besides the one on the table)."""
+    index as text -> [[action, thousandths], ...], as stored: a row is turned into
+    probabilities only when a decision reads it, which keeps loading to the JSON
+    parse) and ``memory`` (bids remembered besides the one on the table)."""
     with gzip.open(DATA, "rt", encoding="utf-8") as fh:
         raw = json.load(fh)
-    strategies: dict[tuple[int, int], dict[str, dict[int, Pairs]]] = {}
-    for key, states in raw["strategies"].items():
-        a, b = map(int, key.split(","))
-        strategies[(a, b)] = {
-            state: {
-                int(h): tuple((code, weight / 1000) for code, weight in pairs)
-                for h, pairs in by_hand.items()
-            }
-            for state, by_hand in states.items()
-        }
+    strategies = {tuple(map(int, key.split(","))): states
+                  for key, states in raw["strategies"].items()}
     values = {tuple(map(int, k.split(","))): v for k, v in raw["values"].items()}
     meta = raw.get("meta", {})
     return {"values": values, "strategies": strategies, "meta": meta,
@@ -121,16 +115,17 @@ Policy = Callable[[tuple[int, ...], int, int], Pairs]
 # (bids so far as indices, mover, hand index) -> ((action, probability), ...)
 
 
-def policy_from(a: int, b: int, table: dict[str, dict[int, Pairs]], memory: int) -> Policy:
+def policy_from(a: int, b: int, table: dict[str, dict[str, list[list[int]]]], memory: int
+                ) -> Policy:
     """A stored table of position (a, b) as a policy. States the solver gave no
     weight (never reached with that hand) fall back to :func:`fallback`."""
     total = a + b
 
     def policy(history: tuple[int, ...], mover: int, hand: int) -> Pairs:
         key = state_key(history, memory)
-        found = table.get(key_text(key), {}).get(hand)
+        found = table.get(key_text(key), {}).get(str(hand))
         if found:
-            return found
+            return tuple((code, weight / 1000) for code, weight in found)
         return fallback(total, key, (a, b)[mover], hand)
 
     return policy

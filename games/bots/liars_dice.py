@@ -281,8 +281,9 @@ class StandardBot(Bot):
     # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
     # Play the solved table in heads-up endgames of at most this many dice in all
-    # (0: never). The larger solved positions are less converged (docs/bots.md).
-    TABLE = 3
+    # (0: never); 6 is every solved position (docs/bots.md: it beats the heuristic
+    # in 3-dice games).
+    TABLE = 6
     TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN",
                "TABLE")
 
