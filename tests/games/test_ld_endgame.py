@@ -204,15 +204,15 @@ def test_standard_uses_the_table_only_heads_up_with_three_dice_a_side_or_fewer()
 
 
 def test_standard_keeps_its_own_play_above_its_table_limit():
-    # 3 v 3 is solved; standard plays it (TABLE=6 is every solved position), and
-    # with TABLE=5 plays as with no table at all.
+    # 3 v 3 is solved but above TABLE (3 dice in all): standard plays as with no
+    # table at all; with TABLE=6 (every solved position) it plays the table's support.
     state = table({0: "353", 1: "466"}, bids=[(0, 2, 5)])
     view, legal = liars.view_for(state, 1), liars.legal_actions(state, 1)
     plain = make_bot("liars_dice", "standard:TABLE=0").choose(view, legal, random.Random(4))
-    assert make_bot("liars_dice", "standard:TABLE=5").choose(view, legal, random.Random(4)) == plain
+    assert make_bot("liars_dice", "standard").choose(view, legal, random.Random(4)) == plain
     support = {code for code, _ in endgame_strategy(view)}
     for seed in range(10):
-        action = make_bot("liars_dice", "standard").choose(view, legal, random.Random(seed))
+        action = make_bot("liars_dice", "standard:TABLE=6").choose(view, legal, random.Random(seed))
         code = E.CHALLENGE if action["type"] == "challenge" else E.index_of(
             action["quantity"], action["face"])
         assert code in support
