@@ -1,9 +1,10 @@
 """Liar's Dice bots: how strong ``standard`` is and how fast every bot decides.
 
 Prints, without asserting, one seat-rotated tournament per strength target (with
-95% confidence intervals) and the decision time p50/p99 of ``standard`` and
-``prob``. The default sizes finish in a few minutes on two cores; ``--quick``
-runs a fifth of the games.
+95% confidence intervals) and the decision time p50/p99 of ``standard``,
+``search``, ``bayes`` and ``prob`` (the floor, measured in the same run). The
+default sizes take a while on two shared cores; ``--quick`` runs a fifth of the
+games.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ TARGETS = [
     (["standard", "bayes"], 600, "standard wins >= 60%"),
     (["standard"] + ["bayes"] * 3, 600, "standard wins >= 40%"),
     (["bayes", "prob"], 600, "baseline: how strong bayes is"),
+    # search (sampled determinizations) against the same readers, and against standard.
+    (["search", "bayes"], 600, "as strong as standard (>= 60%)"),
+    (["search"] + ["bayes"] * 3, 300, "as strong as standard (>= 40%)"),
+    (["search", "standard"], 600, "search at least level with standard (>= 50%)"),
     # The same bot under two labels (SPAN=3 is the default), so each side is counted.
     (["standard", "standard:SPAN=3"], HEADS_UP, "50% +- 3 points"),
 ]
@@ -70,7 +75,7 @@ def main(argv: list[str]) -> int:
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores,"
           f" Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
-    for kind in ("standard", "bayes", "prob"):
+    for kind in ("standard", "search", "bayes", "prob"):
         timer = decision_times(kind, max(4, 40 // scale))
         print(
             f"decision time {kind:>8}: p50 {timer.percentile(50) * 1000:.2f} ms,"

@@ -34,8 +34,6 @@ from .ld_endgame import (
     bid_of,
     hand_index,
     index_of,
-    node_after,
-    round_for,
     sample,
     stored_policy,
 )
@@ -255,7 +253,7 @@ def endgame_strategy(view) -> tuple[tuple[int, float], ...] | None:
     if len(history) % 2 != role:
         return None  # not heads-up alternation (cannot happen in a 2-player round)
     hand = hand_index(len(view["my_dice"]))[tuple(sorted(view["my_dice"]))]
-    return stored_policy(a, b)(node_after(round_for(a, b), history), role, hand)
+    return stored_policy(a, b)(history, role, hand)
 
 
 def _action(code: int) -> Action:
@@ -283,7 +281,9 @@ class StandardBot(Bot):
     # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
     # Play the solved table in heads-up endgames of at most this many dice in all
-    # (0: never). The larger solved positions are less converged (docs/bots.md).
+    # (0: never; 6 is every solved position). Above 3 the table beats the heuristic
+    # head to head but gives back more against prob than the small positions do,
+    # and is not yet under 1% exploitable (docs/bots.md).
     TABLE = 3
     TUNABLE = ("BETA", "CONT", "BID_FLOOR", "RAISE_FLOOR", "OPP_THRESHOLD", "OPP_SOFTNESS", "SPAN",
                "TABLE")
@@ -305,13 +305,28 @@ class StandardBot(Bot):
         solved = endgame_strategy(view) if view["total_dice"] <= self.TABLE else None
         if solved is not None:
             return _action(sample(solved, rng))
-        seat = view["seat"]
         counts = view["dice_counts"]
         if any(c > MAX_DICE for c in counts):
             return ProbBot._choose(view, legal, 0.5)
+        scored, challenge_value = self.scored_actions(view, legal, rng)
+        best_value, best = max(scored, key=lambda pair: pair[0])
+        if challenge is not None and challenge_value >= best_value:
+            return challenge
+        return best
+
+    def scored_actions(self, view, legal, rng, posts=None
+                       ) -> tuple[list[tuple[float, Action]], float]:
+        """Each raise considered (up to SPAN above the current quantity) with the
+        chance of keeping my dice if I make it (plus a hundredth of noise, which
+        breaks ties at random), and that chance if I challenge (-1 if I cannot).
+        ``posts``: the opponents' hand weights, if already read from the bids."""
+        challenge = _challenge(legal)
+        raises = _bids(legal)
+        seat = view["seat"]
+        counts = view["dice_counts"]
         total = view["total_dice"]
         mine = view["my_dice"] or []
-        posts = self._posteriors(view)
+        posts = self._posteriors(view) if posts is None else posts
         n = len(counts)
         nxt = next(
             (seat + step) % n for step in range(1, n + 1) if counts[(seat + step) % n]
@@ -322,7 +337,7 @@ class StandardBot(Bot):
         bid = view["bid"]
         wild = view["ones_wild"]
         top = bid["quantity"] if bid else 1
-        best, best_value = None, -1.0
+        scored = []
         cache: dict[tuple[int, bool], tuple[list[float], ...]] = {}
         for action in raises:
             q, f = action["quantity"], action["face"]
@@ -335,9 +350,8 @@ class StandardBot(Bot):
             _, rest, next_dist = cache[key]
             need = q - own_count(mine, f, w)
             value = self._raise_value(next_dist, counts[nxt], total, rest, need, q, f, w, cont_loss)
-            value += rng.uniform(0.0, 0.01)
-            if value > best_value:
-                best, best_value = action, value
+            scored.append((value + rng.uniform(0.0, 0.01), action))
+        challenge_value = -1.0
         if challenge is not None:
             f = bid["face"]
             w = view["ones_wild"]
@@ -345,10 +359,8 @@ class StandardBot(Bot):
             if key not in cache:
                 cache[key] = self._dists(posts, counts, seat, nxt, f, w)
             everyone = cache[key][0]
-            p_true = _at_least(everyone, bid["quantity"] - own_count(mine, f, w))
-            if 1.0 - p_true >= best_value:
-                return challenge
-        return best
+            challenge_value = 1.0 - _at_least(everyone, bid["quantity"] - own_count(mine, f, w))
+        return scored, challenge_value
 
     def _posteriors(self, view) -> dict[int, list[float]]:
         """Each opponent's hand weights given their bids this round.
@@ -471,6 +483,9 @@ def _prob_factory(param: str | None) -> Bot:
         raise ValueError(f"prob takes a threshold such as prob:0.3, not {param!r}") from None
     return ProbBot(threshold)
 
+
+# Kinds that build on these, kept in their own files (games.bots loads them).
+MORE_KINDS = ("ld_search",)
 
 register("liars_dice", "prob", _prob_factory)
 register("liars_dice", "easy", lambda param: EasyBot())
