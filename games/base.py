@@ -146,6 +146,10 @@ class Game(Generic[S]):
     min_players: int = 2
     max_players: int = 2
     options: tuple[Option, ...] = ()
+    # True when nothing is hidden: ``view_for`` and ``event_for`` give every
+    # seat and spectators the same, so the site renders one view per move for
+    # all of them (rooms.publish). Games with secrets keep the default.
+    views_alike: bool = False
 
     # ---- options -----------------------------------------------------------
 

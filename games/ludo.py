@@ -122,6 +122,7 @@ class Ludo(Game[LudoState]):
         Option("first_player", 0, help="The seat that rolls first."),
     )
     record_event_types = ("roll", "move")
+    views_alike = True  # nothing in Ludo is hidden
     record_event_fields = {
         "roll": ("type", "seat", "value"),
         "move": ("type", "seat", "token", "from", "to", "captured"),

@@ -150,6 +150,7 @@ class Snakes(Game[SnakesState]):
         ),
     )
     record_event_types = ("roll", "move")
+    views_alike = True  # nothing in Snakes & Ladders is hidden
     record_event_fields = {
         "roll": ("type", "seat", "value"),
         "move": ("type", "seat", "from", "to"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
@@ -18,8 +19,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from .models import Seat
-from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of
+from games.registry import get_game
+
+from .models import Game, Seat
+from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of, you_json
 from .state import load_state
 from .timers import get_timer_backend
 
@@ -41,15 +44,18 @@ def build_update(room, change) -> dict[str, Any]:
     # Rendered to JSON text once here: consumers forward the text as it is, and
     # the channel layer carries strings more cheaply than nested objects.
     shared_room = room_json(room, seats)
-    payloads = {
-        str(s.index): _text(message_for("update", room, seats, game_row, state, s.index, events,
-                                        shared_room))
-        for s in seats
-        if s.kind == Seat.Kind.HUMAN
-    }
-    payloads["spectator"] = _text(
-        message_for("update", room, seats, game_row, state, None, events, shared_room)
-    )
+    humans = [s.index for s in seats if s.kind == Seat.Kind.HUMAN]
+    if game_row is None or get_game(game_row.game).views_alike:
+        payloads = _payloads_alike(room, seats, game_row, state, events, shared_room, humans)
+    else:
+        payloads = {
+            str(index): _text(message_for("update", room, seats, game_row, state, index, events,
+                                          shared_room))
+            for index in humans
+        }
+        payloads["spectator"] = _text(
+            message_for("update", room, seats, game_row, state, None, events, shared_room)
+        )
     owners = {owner_tag(s.session_key): s.index for s in seats
               if s.kind == Seat.Kind.HUMAN and not s.on_device}
     # Pass and play: the consumer of a shared device picks among its seats'
@@ -58,7 +64,37 @@ def build_update(room, change) -> dict[str, Any]:
             "payloads": payloads, "devices": devices_of(seats), "turn": turn_seat_of(game_row)}
 
 
-def _text(message: dict[str, Any]) -> str:
+def _payloads_alike(room, seats, game_row, state, events, shared_room,
+                    humans: list[int]) -> dict[str, str]:
+    """Every seat's payload for a game where all see the same (no hidden
+    information: ``Game.views_alike``), or a room with no game. The spectator's
+    message is rendered and encoded once; a seat's text is that one with its
+    own ``you`` and ``legal`` put in, the only parts that differ. Rendering
+    each seat's view and JSON anew was a fifth of a move's CPU
+    (docs/performance.md). The markers are random per message, so no text a
+    player chose (a nickname) can contain them."""
+    message = message_for("update", room, seats, game_row, state, None, events, shared_room)
+    marker = secrets.token_hex(12)
+    you_mark, legal_mark = f"you-{marker}", f"legal-{marker}"
+    message["you"] = you_mark
+    if message["game"] is not None:
+        message["game"] = {**message["game"], "legal": legal_mark}
+    template = _text(message)
+    you_at, legal_at = _text(you_mark), _text(legal_mark)
+    engine = get_game(game_row.game) if game_row is not None else None
+    over = game_row is None or game_row.status != Game.Status.IN_PROGRESS
+
+    def text_for(seat: int | None) -> str:
+        legal = [] if seat is None or over else engine.legal_actions(state, seat)
+        return (template.replace(you_at, _text(you_json(seats, seat)), 1)
+                .replace(legal_at, _text(legal), 1))
+
+    payloads = {str(index): text_for(index) for index in humans}
+    payloads["spectator"] = text_for(None)
+    return payloads
+
+
+def _text(message: Any) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
