@@ -95,7 +95,9 @@ def main() -> int:
           f"each without the profiler; {done} more, {1000 * spent / max(1, done):.2f} ms CPU "
           f"each under it")
     stats = pstats.Stats(profile)
-    stats.sort_stats("cumulative").print_stats(40)
+    # PROFILE_SORT=tottime shows where the time is spent rather than under what.
+    stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+    stats.print_stats(int(os.environ.get("PROFILE_LINES", "40")))
     return 0
 
 

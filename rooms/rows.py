@@ -110,15 +110,23 @@ def run(statements: list[tuple[str, list[Any]]]) -> list[list[tuple]]:
         if connection.vendor == "postgresql":
             cursor.execute("; ".join(sql for sql, _ in statements),
                            [p for _, params in statements for p in params])
-            results = [cursor.fetchall() if cursor.description else []]
+            results = [_rows(cursor.cursor)]
             while cursor.nextset():
-                results.append(cursor.fetchall() if cursor.description else [])
+                results.append(_rows(cursor.cursor))
             return results
         out = []
         for sql, params in statements:
             cursor.execute(sql, params)
             out.append(cursor.fetchall() if cursor.description else [])
         return out
+
+
+def _rows(psycopg_cursor) -> list[tuple]:
+    """The current result's rows, [] for a statement that returns none. Asks
+    the result itself: ``cursor.description`` builds a Column object per
+    column each time it is read, a tenth of a move's database CPU."""
+    result = psycopg_cursor.pgresult
+    return psycopg_cursor.fetchall() if result is not None and result.nfields else []
 
 
 def save_fields(obj: Model, field_names: list[str]) -> None:
