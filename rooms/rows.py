@@ -149,15 +149,26 @@ def update_statement(obj: Model, field_names: list[str]) -> tuple[str, list[Any]
 
 
 def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
-    """One INSERT of ``moves`` ((seq, event) pairs) into the game's move log."""
+    """One INSERT of ``moves`` ((seq, event) pairs) into the game's move log.
+    The fields other than ``seq`` and ``event`` (the game, the time) are the
+    same for every move of a command: prepared once, from one model instance,
+    rather than an instance and every field's preparation per move."""
     model_table = table(MoveLog)
     fields = [f for f in model_table.fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    first = MoveLog(game=game_row, seq=moves[0][0], event=moves[0][1])
+    shared = [None if f.attname in ("seq", "event")
+              else f.get_db_prep_save(f.pre_save(first, True), connection) for f in fields]
+    event_field = MoveLog._meta.get_field("event")
     params = []
     for seq, event in moves:
-        move = MoveLog(game=game_row, seq=seq, event=event)
-        params.extend(f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields)
+        params.extend(
+            seq if f.attname == "seq"
+            else event_field.get_db_prep_save(event, connection) if f.attname == "event"
+            else prepared
+            for f, prepared in zip(fields, shared, strict=True)
+        )
     return (f"INSERT INTO {model_table.name} ({columns}) VALUES "
             + ", ".join([placeholders] * len(moves)), params)
 
