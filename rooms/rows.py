@@ -129,6 +129,24 @@ def _rows(psycopg_cursor) -> list[tuple]:
     return psycopg_cursor.fetchall() if result is not None and result.nfields else []
 
 
+@cache
+def _seen_statement() -> str:
+    rooms, seats = table(Room), table(Seat)
+    return (f"UPDATE {seats.name} SET {seats.quoted('last_seen')} = %s "
+            f"WHERE {seats.quoted('session_key')} = %s AND {seats.quoted('kind')} = %s "
+            f"AND {seats.quoted('room')} = (SELECT id FROM {rooms.name} "
+            f"WHERE {rooms.quoted('code')} = %s AND {rooms.quoted('status')} <> %s)")
+
+
+def mark_seen(code: str, session_key: str, when) -> None:
+    """The human seat of ``session_key`` in the open room ``code`` was seen at
+    ``when``: one UPDATE, no lock (rooms.services.presence.seat_seen). Written
+    here because the ORM compiling it cost ~1.3 ms of CPU per ping."""
+    seat_field = Seat._meta.get_field("last_seen")
+    run([(_seen_statement(), [seat_field.get_db_prep_save(when, connection), session_key,
+                              Seat.Kind.HUMAN.value, code, Room.Status.CLOSED.value])])
+
+
 def save_fields(obj: Model, field_names: list[str]) -> None:
     """``obj.save(update_fields=field_names)`` as one plain UPDATE."""
     run([update_statement(obj, field_names)])

@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.db import transaction
 
 from .. import clock, codes, errors, rows
-from ..models import Room, Seat
+from ..models import Seat
 from .core import Actor, Change, commit, locked, seat_of, seats_held, seats_of
 
 
@@ -52,9 +52,7 @@ def seat_seen(code: str, actor: Actor) -> None:
     """A message from a seated page: the player is still here. Cheap: one
     UPDATE, no lock, no version bump; the consumer calls it at most every
     SEEN_EVERY seconds per connection."""
-    Seat.objects.filter(
-        room__code=codes.normalize(code), session_key=actor.session_key, kind=Seat.Kind.HUMAN,
-    ).exclude(room__status=Room.Status.CLOSED).update(last_seen=clock.now())
+    rows.mark_seen(codes.normalize(code), actor.session_key, clock.now())
 
 
 @transaction.atomic

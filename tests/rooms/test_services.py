@@ -535,6 +535,19 @@ def test_pings_keep_a_seat_present():
     assert Seat.objects.get(room=room, index=0).connected
 
 
+def test_a_ping_renews_only_the_pinging_players_seat_and_never_in_a_closed_room():
+    room, host, guest = started()
+    before = {s.index: s.last_seen for s in Seat.objects.filter(room=room)}
+    clock.advance(30)
+    services.seat_seen(room.code.lower(), guest)
+    after = {s.index: s.last_seen for s in Seat.objects.filter(room=room)}
+    assert after[0] == before[0] and after[1] > (before[1] or clock.now() - timedelta(days=1))
+    services.room_close(room.id, reason="Closed by a moderator")
+    clock.advance(30)
+    services.seat_seen(room.code, guest)
+    assert Seat.objects.get(room=room, index=1).last_seen == after[1]
+
+
 @pytest.mark.slow  # whole games checked move by move: `make test`, not `make check`
 @pytest.mark.parametrize("game,seats", [("snakes", 3), ("liars_dice", 3), ("ludo", 2), ("ludo", 5)])
 def test_room_records_pass_the_independent_checker(
