@@ -385,8 +385,17 @@ async def connect_all(urls_and_headers, stats: Stats, concurrency: int = 40):
 
     async def one(url, headers, origin):
         async with gate:
-            return await websockets.connect(url, additional_headers=headers, origin=origin,
-                                            max_size=2**22, open_timeout=60, ping_interval=None)
+            # On a machine shared with other work a handshake can outlast daphne's
+            # 5 s limit for the application to accept; try again rather than fail the run.
+            for attempt in range(3):
+                try:
+                    return await websockets.connect(
+                        url, additional_headers=headers, origin=origin, max_size=2**22,
+                        open_timeout=60, ping_interval=None)
+                except websockets.exceptions.InvalidMessage:
+                    if attempt == 2:
+                        raise
+                    await asyncio.sleep(1.0)  # a back-off before the next attempt
 
     return await asyncio.gather(*(one(*item) for item in urls_and_headers))
 
