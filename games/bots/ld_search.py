@@ -25,18 +25,12 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from . import register
-from .ld_endgame import sample
 from .liars_dice import (
     FACES,
     HANDS,
-    MAX_DICE,
-    ProbBot,
     StandardBot,
-    _action,
-    _bids,
     _challenge,
     _cheapest,
-    endgame_strategy,
     success_sixths,
     tail,
     wild_after,
@@ -67,16 +61,11 @@ class SearchBot(StandardBot):
         super().__init__(",".join(rest) or None)
 
     def choose(self, view, legal, rng):
+        settled = self.settled(view, legal, rng)
+        if settled is not None:
+            return settled
         challenge = _challenge(legal)
-        raises = _bids(legal)
-        if not raises:
-            return challenge
-        solved = endgame_strategy(view) if view["total_dice"] <= self.TABLE else None
-        if solved is not None:
-            return _action(sample(solved, rng))
         counts = view["dice_counts"]
-        if any(c > MAX_DICE for c in counts):
-            return ProbBot._choose(view, legal, 0.5)
         seat, total = view["seat"], view["total_dice"]
         n = len(counts)
         order = [(seat + step) % n for step in range(n) if counts[(seat + step) % n]]

@@ -297,17 +297,24 @@ class StandardBot(Bot):
                 raise ValueError(f"standard takes {', '.join(self.TUNABLE)}, not {item!r}")
             setattr(self, key, int(value) if key in ("SPAN", "TABLE") else float(value))
 
-    def choose(self, view, legal, rng):
-        challenge = _challenge(legal)
-        raises = _bids(legal)
-        if not raises:
-            return challenge
+    def settled(self, view, legal, rng):
+        """The action when there is nothing to weigh, else None: a forced
+        challenge, a solved endgame's strategy, or a position too large for
+        the inference (``prob``'s play)."""
+        if not _bids(legal):
+            return _challenge(legal)
         solved = endgame_strategy(view) if view["total_dice"] <= self.TABLE else None
         if solved is not None:
             return _action(sample(solved, rng))
-        counts = view["dice_counts"]
-        if any(c > MAX_DICE for c in counts):
+        if any(c > MAX_DICE for c in view["dice_counts"]):
             return ProbBot._choose(view, legal, 0.5)
+        return None
+
+    def choose(self, view, legal, rng):
+        settled = self.settled(view, legal, rng)
+        if settled is not None:
+            return settled
+        challenge = _challenge(legal)
         scored, challenge_value = self.scored_actions(view, legal, rng)
         best_value, best = max(scored, key=lambda pair: pair[0])
         if challenge is not None and challenge_value >= best_value:
