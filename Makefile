@@ -78,9 +78,11 @@ serve: $(STAMP) compilemessages
 # for the declarations' titles and labels (marked with games.base.gettext_noop).
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench \
+		--ignore=static/js/i18n
 	$(PY) manage.py makemessages -d djangojs -l bn -l en --no-location \
-		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+		--ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench \
+		--ignore=static/js/i18n
 
 # Pure Python, so it works on a machine without gettext; writes only stale .mo files,
 # then the JavaScript catalogues as static files (static/js/i18n/, not committed).
