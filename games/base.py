@@ -371,9 +371,11 @@ class Declaration:
 
     @property
     def secret_hands(self) -> bool:
-        """Each player's dice are hidden from the others (a cup): one phone
-        passed between players must never show one player's dice to the next."""
-        return self.dice_shown == "held"
+        """Some of what a player sees is hidden from the others (Liar's Dice's
+        cups): one phone passed between players must never show one player's
+        hand to the next. The engine's ``views_alike`` says it once, for the
+        broadcast too; a game that does not declare it is treated as secret."""
+        return not self.engine.views_alike
 
     @property
     def house_rule_names(self) -> tuple[str, ...]:
