@@ -207,8 +207,8 @@ def test_timeouts_and_takeovers_count_per_seat_and_reclaim_names_the_seat():
         counts[game_row.turn_seat] += 1
         clock.advance((game_row.deadline - clock.now()).total_seconds() + 0.1)
         services.deadline_fire(game_row.id, game_row.seq)
-        if services.current_game(room).status != "in_progress":
-            pytest.skip("the game ended before three timeouts")  # pragma: no cover
+        # Nine timeouts at most, each costing at most one die of fifteen: the game goes on.
+        assert services.current_game(room).status == "in_progress"
         if seat(room, first).held:
             break
     held = seat(room, first)
