@@ -14,10 +14,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connection
 from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
@@ -52,6 +54,35 @@ _DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
 )
 
 
+def keep_connection_if_healthy() -> None:
+    """After a command in a command thread: keep the thread's pooled
+    connection for its next command unless it is unusable or was left inside a
+    transaction. Channels' wrapper closes it after every call instead (with a
+    pool, CONN_MAX_AGE must be 0), and the next command then paid the pool's
+    checkout, its health-check round trip and Django's connection set-up: a
+    fifth of a move's database CPU (docs/performance.md). A connection that
+    raised is checked with one query, as Django checks one after an error."""
+    if connection.connection is None:
+        return
+    if connection.in_atomic_block or not connection.get_autocommit():
+        connection.close()  # a bug left a transaction open: never reuse it
+    elif connection.errors_occurred:
+        if connection.is_usable():
+            connection.errors_occurred = False
+        else:
+            connection.close()
+
+
+class CommandSyncToAsync(SyncToAsync):
+    """``sync_to_async`` into the command threads, keeping their connections."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            keep_connection_if_healthy()
+
+
 def database_sync_to_async(func):
     """On PostgreSQL, database work runs in pool threads rather than the
     process's one shared thread: each room is serialised by its row lock, so
@@ -60,7 +91,7 @@ def database_sync_to_async(func):
     database refuses concurrent writers outright), so it keeps the one thread."""
     if _ONE_DB_THREAD:
         return _db_sync_to_async(func)
-    return _db_sync_to_async(func, thread_sensitive=False, executor=_DB_THREADS)
+    return CommandSyncToAsync(func, thread_sensitive=False, executor=_DB_THREADS)
 
 
 @database_sync_to_async
