@@ -36,11 +36,14 @@ from accounts_optional import ratings
 
 from . import clock, publish, services
 from .models import Game, Room
-from .timers import get_timer_backend
+from .timers import get_timer_backend, wakeup
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.05
+POLL_SECONDS = 0.05  # the shortest sleep between two claims
+# The longest: a deadline armed by a process that died before waking for it is
+# claimed at most this late by the others (the sweep catches it later still).
+MAX_SLEEP_SECONDS = 0.5
 SWEEP_SECONDS = 5.0
 SWEEP_GRACE_SECONDS = 1.0
 OUTAGE_SWEEP_SECONDS = 0.5
@@ -139,13 +142,16 @@ async def run() -> None:
 
 async def claim_loop(health: Health) -> None:
     backend = get_timer_backend()
+    wakeup.loop, wakeup.event = asyncio.get_running_loop(), asyncio.Event()
     while True:
+        next_at = None
         try:
             health.claiming_since = time.monotonic()
+            wakeup.at, wakeup.earliest_armed = float("-inf"), float("inf")
             try:
-                claims = await sync_to_async(backend.claim_due, thread_sensitive=False)(
-                    clock.timestamp()
-                )
+                claims, next_at = await sync_to_async(
+                    backend.claim_due_and_next, thread_sensitive=False
+                )(clock.timestamp())
             finally:
                 health.claiming_since = None
             if health.failing:
@@ -162,7 +168,24 @@ async def claim_loop(health: Health) -> None:
             health.failing = True
             await asyncio.sleep(OUTAGE_SWEEP_SECONDS)
             continue
-        await asyncio.sleep(POLL_SECONDS)
+        await _sleep_until(next_at)
+
+
+async def _sleep_until(next_at: float | None) -> None:
+    """Sleep until the backend's next deadline (at least POLL_SECONDS, at most
+    MAX_SLEEP_SECONDS), or until a deadline armed in this process wakes us."""
+    now = clock.timestamp()
+    wake_at = now + MAX_SLEEP_SECONDS
+    if next_at is not None:
+        wake_at = min(wake_at, next_at)
+    # A deadline armed while the claim ran is in neither next_at nor a signal.
+    wake_at = max(min(wake_at, wakeup.earliest_armed), now + POLL_SECONDS)
+    wakeup.event.clear()
+    wakeup.at = wake_at
+    try:
+        await asyncio.wait_for(wakeup.event.wait(), wake_at - now)
+    except TimeoutError:
+        pass
 
 
 async def sweep_loop(health: Health) -> None:

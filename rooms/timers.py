@@ -68,6 +68,11 @@ class TimerBackend(ABC):
         """The earliest scheduled deadline, if the backend can tell cheaply."""
         return None
 
+    def claim_due_and_next(self, now: float, limit: int = 200) -> tuple[list[Claim], float | None]:
+        """``claim_due``, and when the backend next has something to hand out
+        (a deadline or an expiring lease; None: nothing scheduled)."""
+        return self.claim_due(now, limit), self.next_due()
+
     # ---- action claims (the socket records them; deadline_fire reads them) ----
 
     @abstractmethod
@@ -111,6 +116,7 @@ class InProcessTimers(TimerBackend):
             self._token += 1
             self._current[key] = (deadline_ts, payload, self._token)
             heapq.heappush(self._heap, (deadline_ts, self._token, key))
+        wakeup.armed(deadline_ts)
 
     def cancel(self, key):
         with self._lock:
@@ -173,6 +179,16 @@ for _, member in ipairs(due) do
   out[#out + 1] = member
   out[#out + 1] = redis.call('HGET', KEYS[3], member) or '-1'
 end
+-- Last: when the next deadline or lease falls due ('' when none), so the
+-- caller can sleep until then.
+local first_due = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local first_lease = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+local next = ''
+if first_due[2] then next = first_due[2] end
+if first_lease[2] and (next == '' or tonumber(first_lease[2]) < tonumber(next)) then
+  next = first_lease[2]
+end
+out[#out + 1] = next
 return out
 """
 
@@ -213,6 +229,7 @@ class RedisTimers(TimerBackend):
 
     def schedule(self, key, payload, deadline_ts):
         self._schedule(keys=[self.due_key, self.payload_key], args=[key, deadline_ts, payload])
+        wakeup.armed(deadline_ts)
 
     def cancel(self, key):
         pipe = self.redis.pipeline()
@@ -221,11 +238,16 @@ class RedisTimers(TimerBackend):
         pipe.execute()
 
     def claim_due(self, now, limit=200):
+        return self.claim_due_and_next(now, limit)[0]
+
+    def claim_due_and_next(self, now, limit=200):
         raw = self._claim(
             keys=[self.due_key, self.processing_key, self.payload_key],
             args=[now, now + self.LEASE_SECONDS, limit],
         )
-        return [(raw[i].decode(), int(raw[i + 1])) for i in range(0, len(raw), 2)]
+        *pairs, next_at = raw
+        claims = [(pairs[i].decode(), int(pairs[i + 1])) for i in range(0, len(pairs), 2)]
+        return claims, float(next_at) if next_at else None
 
     def ack(self, key):
         self.redis.zrem(self.processing_key, key)
@@ -280,6 +302,35 @@ class RedisTimers(TimerBackend):
     async def release_action_async(self, room_id, session_key):
         await self._async_redis().delete(self._claim_key(room_id, session_key))
 
+
+class Wakeup:
+    """When this process's claim loop (rooms.ticker) means to look at the
+    timers next, and the way to wake it sooner: a deadline armed here before
+    that time wakes it. The loop sleeps until the backend's next deadline
+    instead of polling twenty times a second (docs/performance.md); a deadline
+    another process arms is that process's to wake for, and the loop never
+    sleeps longer than ``rooms.ticker.MAX_SLEEP_SECONDS`` in case it died."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.event: asyncio.Event | None = None
+        self.at = float("-inf")  # while claiming: never signal, the claim looks anyway
+        self.earliest_armed = float("inf")  # armed here since the last claim began
+
+    def armed(self, deadline_ts: float) -> None:
+        """Any thread: a deadline was scheduled here."""
+        if deadline_ts < self.earliest_armed:
+            self.earliest_armed = deadline_ts
+        loop, event = self.loop, self.event
+        if deadline_ts < self.at and loop is not None and event is not None:
+            self.at = deadline_ts  # one wake-up is enough
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # the loop has closed
+                pass
+
+
+wakeup = Wakeup()
 
 _backend: TimerBackend | None = None
 _backend_lock = threading.Lock()

@@ -4,12 +4,13 @@ and many claimers; those get their own tests."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 
 import pytest
 
-from rooms.timers import CLAIM_TTL_SECONDS, InProcessTimers, RedisTimers
+from rooms.timers import CLAIM_TTL_SECONDS, InProcessTimers, RedisTimers, Wakeup
 
 
 def take(timers, now, limit=200):
@@ -71,6 +72,17 @@ class TimerContract:
         timers.schedule("g:1", 1, 130.0)
         timers.schedule("g:2", 1, 120.0)
         assert timers.next_due() == 120.0
+
+    def test_a_claim_tells_when_the_next_deadline_falls_due(self, timers):
+        """The ticker sleeps until then instead of polling (rooms.ticker)."""
+        assert timers.claim_due_and_next(50.0) == ([], None)
+        timers.schedule("g:1", 1, 130.0)
+        timers.schedule("g:2", 7, 120.0)
+        assert timers.claim_due_and_next(100.0) == ([], 120.0)
+        claims, next_at = timers.claim_due_and_next(125.0)
+        assert claims == [("g:2", 7)]
+        # g:1 is next, unless the backend hands the unacknowledged g:2 out again sooner.
+        assert next_at is not None and 125.0 < next_at <= 130.0
 
     def test_concurrent_claimers_share_the_work_without_duplicates(self, timers):
         for i in range(300):
@@ -170,3 +182,19 @@ class TestRedisTimers(TimerContract):
         timers.schedule("g:1", 6, 500.0)  # the game moved on meanwhile
         assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS + 1) == []
         assert timers.claim_due(500.0) == [("g:1", 6)]
+
+
+def test_arming_a_deadline_sooner_than_the_loop_means_to_look_wakes_it():
+    wakeup = Wakeup()
+    loop = asyncio.new_event_loop()
+    try:
+        wakeup.loop, wakeup.event = loop, asyncio.Event()
+        wakeup.at = 200.0
+        wakeup.armed(300.0)  # later than the loop looks anyway
+        loop.run_until_complete(asyncio.sleep(0))
+        assert not wakeup.event.is_set() and wakeup.earliest_armed == 300.0
+        wakeup.armed(150.0)
+        loop.run_until_complete(asyncio.sleep(0))
+        assert wakeup.event.is_set() and wakeup.at == 150.0
+    finally:
+        loop.close()
