@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from psycopg.pq import TransactionStatus
 
 from .models import Game, MoveLog, Room, Seat
 
@@ -83,42 +84,91 @@ def _lock_statements(lookup: str, open_only: bool) -> tuple[str, str, str]:
     )
 
 
-def lock_room(*, open_only: bool, **lookup: Any) -> Room | None:
+def lock_room(*, open_only: bool, log_since: tuple[int, int] | None = None,
+              **lookup: Any) -> Room | None:
     """The room row-locked (``FOR UPDATE`` where the database has it; SQLite's
     IMMEDIATE transactions lock the whole file), with its current game and its
     seats read after the lock: ``room.current_game``, ``room.locked_seats``.
-    One round trip on PostgreSQL."""
+    One round trip on PostgreSQL.
+
+    ``log_since`` (game id, seq): the caller holds that game's state at that
+    seq; the same round trip reads the events logged since, and when the game
+    is still the room's current one they are left on it as ``log_tail``
+    (seq, events) for ``rooms.state.load_state``. Moves of one table are served
+    by whichever process holds the player's socket, so this saved a round trip
+    on most moves (docs/performance.md)."""
     ((name, value),) = lookup.items()
-    found_room, found_game, found_seats = run(
-        [(statement, [value]) for statement in _lock_statements(name, open_only)]
-    )
+    statements = [(statement, [value]) for statement in _lock_statements(name, open_only)]
+    if log_since is not None:
+        statements.append((_events_sql(), [*log_since]))
+    found_room, found_game, found_seats, *found_tail = run(statements)
     if not found_room:
         return None
     room = table(Room).build(found_room[0])
     room.current_game = table(Game).build(found_game[0]) if found_game else None
+    if found_tail and room.current_game is not None and room.current_game.id == log_since[0]:
+        room.current_game.log_tail = (log_since[1], _decoded(found_tail[0]))
     room.locked_seats = [table(Seat).build(row) for row in found_seats]
     for seat in room.locked_seats:
         Seat.room.field.set_cached_value(seat, room)
     return room
 
 
-def run(statements: list[tuple[str, list[Any]]]) -> list[list[tuple]]:
+def run(statements: list[tuple[str, list[Any]]], *,
+        end_transaction: bool = False) -> list[list[tuple]]:
     """Run ``statements`` in order and return each one's rows ([] for a write):
     in one round trip on PostgreSQL (its client-side binding cursor takes
-    several statements at once), one by one on SQLite."""
+    several statements at once), one by one on SQLite.
+
+    On PostgreSQL the round trip also carries the transaction's ``BEGIN`` when
+    these are its first statements (psycopg would send it in a round trip of
+    its own), and its ``COMMIT`` when ``end_transaction`` is set and no
+    savepoint or enclosing block could still roll back (``ends_transaction``):
+    a move is then two round trips instead of four (docs/performance.md)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("; ".join(sql for sql, _ in statements),
-                           [p for _, params in statements for p in params])
+            sql = "; ".join(sql for sql, _ in statements)
+            begin = _takes_begin(connection.connection)
+            if begin:
+                connection.connection.autocommit = True  # psycopg: send no BEGIN of its own
+                sql = "BEGIN; " + sql
+            commit = end_transaction and ends_transaction()
+            if commit:
+                sql += "; COMMIT"
+            cursor.execute(sql, [p for _, params in statements for p in params])
             results = [_rows(cursor.cursor)]
             while cursor.nextset():
                 results.append(_rows(cursor.cursor))
-            return results
+            if commit:
+                # Anything the command still ran would start a new transaction
+                # (psycopg's BEGIN) rather than run unguarded in autocommit.
+                connection.connection.autocommit = False
+            return results[1 if begin else 0:len(results) - 1 if commit else None]
         out = []
         for sql, params in statements:
             cursor.execute(sql, params)
             out.append(cursor.fetchall() if cursor.description else [])
         return out
+
+
+def _takes_begin(raw) -> bool:
+    """Whether psycopg would open a transaction before the next statement on
+    ``raw``: Django is inside ``atomic`` (autocommit off) and none is open yet.
+    Only for plain ``BEGIN`` (no isolation level or read-only set)."""
+    return (not raw.autocommit
+            and raw.pgconn.transaction_status == TransactionStatus.IDLE
+            and raw.isolation_level is None and raw.read_only is None
+            and raw.deferrable is None and raw._pipeline is None)
+
+
+def ends_transaction() -> bool:
+    """Whether committing now ends everything the command did: on PostgreSQL,
+    inside exactly one ``atomic`` block and no savepoint. Under a test's
+    enclosing transaction or a caller's own block this is False, and Django
+    commits (or rolls back) as usual."""
+    return (connection.vendor == "postgresql" and connection.in_atomic_block
+            and len(connection.atomic_blocks) == 1 and not connection.savepoint_ids
+            and not connection.needs_rollback)
 
 
 def _rows(psycopg_cursor) -> list[tuple]:
@@ -199,5 +249,16 @@ def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]
         f"AND seq >= %s AND seq < %s ORDER BY seq",
         [game_id, since, until],
     )])
+    return _decoded(found)
+
+
+@cache
+def _events_sql() -> str:
+    moves = table(MoveLog)
+    return (f"SELECT {moves.quoted('event')} FROM {moves.name} WHERE game_id = %s "
+            f"AND seq >= %s ORDER BY seq")
+
+
+def _decoded(found: list[tuple]) -> list[dict[str, Any]]:
     # JSON arrives as text on both databases (Django asks psycopg for text).
     return [json.loads(event) if isinstance(event, str) else event for (event,) in found]

@@ -40,7 +40,13 @@ def load_state(game_row: Game) -> Any:
         since, state = cached
     else:
         since, state = 0, engine.initial_state(len(game_row.seats), game_row.options)
-    events = rows.events_between(game_row.id, since, game_row.seq)
+    # Read with the lock (rooms.rows.lock_room); a command that has logged
+    # events since then reads them from the log.
+    tail = getattr(game_row, "log_tail", None)
+    if tail is not None and tail[0] == since and len(tail[1]) >= game_row.seq - since:
+        events = tail[1][: game_row.seq - since]
+    else:
+        events = rows.events_between(game_row.id, since, game_row.seq)
     if len(events) != game_row.seq - since:
         raise RuntimeError(f"game {game_row.id}: move log has a gap before seq {game_row.seq}")
     state = fold(engine, events, state)
@@ -62,6 +68,12 @@ def remember(game_row: Game, state: Any) -> None:
                 _STATE_CACHE.popitem(last=False)
 
     transaction.on_commit(remember)
+
+
+def cached_seq(game_id: int) -> int | None:
+    """The seq at which this process holds ``game_id``'s state, if it does."""
+    cached = _STATE_CACHE.get(game_id)
+    return None if cached is None else cached[0]
 
 
 def forget_cached_states() -> None:

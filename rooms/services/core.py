@@ -24,7 +24,7 @@ from .. import clock, codes, errors, publish, rows
 from ..bot_names import AI_SUFFIX, BOT_NAMES
 from ..models import Ban, Game, Room, Seat
 from ..nicknames import BadNickname, clean_nickname
-from ..state import load_state
+from ..state import cached_seq, load_state
 
 BOT_DELAY = 1.0  # seconds: a computer plays at a human-like pace (settings.KHELAGHOR_BOT_DELAY)
 AWAY_FOR_TAKEOVER = 45  # seconds disconnected after which one timeout hands the seat over
@@ -92,11 +92,26 @@ def locked_where(*, open_only: bool = False, **lookup: Any) -> Room:
     """The room, row-locked, with its current game and its seats read after
     the lock (``rooms.rows``); the game and seats are guarded by the room's lock.
     What it read is kept, so ``commit`` can tell which fields the command changed."""
-    room = rows.lock_room(open_only=open_only, **lookup)
+    (lookup_key,) = lookup.items()
+    game_id = _LAST_GAME.get(lookup_key)
+    seq = None if game_id is None else cached_seq(game_id)
+    room = rows.lock_room(open_only=open_only,
+                          log_since=None if seq is None else (game_id, seq), **lookup)
     if room is None:
         raise errors.NotFound("There is no open room with that code")
+    if room.current_game_id is not None:
+        if len(_LAST_GAME) >= _LAST_GAME_SIZE:
+            _LAST_GAME.clear()  # a bound, not an LRU: refilled by the next lock of each room
+        _LAST_GAME[lookup_key] = room.current_game_id
     room.loaded_values = _values(room)
     return room
+
+
+# The current game last seen when a room was locked by a lookup (("code",
+# "ABCD") -> game id), so the next lock can read the moves logged since this
+# process's cached state in the same round trip (rooms.rows.lock_room).
+_LAST_GAME: dict[tuple[str, Any], int] = {}
+_LAST_GAME_SIZE = 10_000
 
 
 def _values(room: Room) -> dict[str, Any]:
@@ -179,12 +194,17 @@ class UncommittedChange(RuntimeError):
     must not pass as a change that silently never reaches the database."""
 
 
-def commit(room: Room, change: Change, room_fields: tuple[str, ...] = ()) -> Change:
+def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
+           ends_command: bool = False) -> Change:
     """Bump the version, write the change and publish after commit (the one exit
     of every command). The room's fields are written here and only here:
     ``COMMITTED_ROOM_FIELDS`` always, and the ``room_fields`` the command
     changed besides; a changed field missing from both raises UncommittedChange.
-    The room row is locked, so a plain increment is safe."""
+    The room row is locked, so a plain increment is safe.
+
+    ``ends_command``: the caller returns what this returns and does nothing
+    more in its transaction, so the writes may carry the ``COMMIT`` in their
+    round trip (``rows.run``). The moves' path passes it."""
     fields = (*COMMITTED_ROOM_FIELDS, *room_fields)
     written = {Room._meta.get_field(name).attname for name in fields}
     loaded = getattr(room, "loaded_values", None)
@@ -203,7 +223,7 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = ()) -> Cha
     if change.seen is not None:
         writes.append(rows.update_statement(change.seen, ["last_seen"]))
     writes.append(rows.update_statement(room, list(fields)))
-    rows.run(writes)
+    rows.run(writes, end_transaction=ends_command)
     room.loaded_values = _values(room)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).

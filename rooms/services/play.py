@@ -131,14 +131,14 @@ def game_action(code: str, actor: Actor, version: Any, action: Any, seat: Any = 
         if change.events:  # the reclaim stands even when the action cannot...
             rearm(room, game_row, seats)  # ...and the decision gets a human's time
             change.refusal = _engine_error(exc, seats)
-            return commit(room, change)
+            return commit(room, change, ends_command=True)
         raise _engine_error(exc, seats) from None
     if seat.consecutive_timeouts:
         seat.consecutive_timeouts = 0
         rows.save_fields(seat, ["consecutive_timeouts"])
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
-    return commit(room, change)
+    return commit(room, change, ends_command=True)
 
 
 def _reclaim(game_row: Game, seat: Seat, change: Change) -> None:
@@ -306,7 +306,7 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
     state = _apply(room, game_row, seats, state, turn.seat, action, change)
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
-    return commit(room, change)
+    return commit(room, change, ends_command=True)
 
 
 

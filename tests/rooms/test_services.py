@@ -15,7 +15,7 @@ from django.db import transaction
 
 from games.fairness import die
 from games.record import replay
-from rooms import clock, codes, errors, services, state
+from rooms import clock, codes, errors, rows, services, state
 from rooms.models import Game, MoveLog, Room, Seat
 from rooms.services import Actor
 from tests.room_fixtures import paced_computers, person  # noqa: F401 - a fixture, by name
@@ -288,6 +288,33 @@ def test_a_state_cached_moves_behind_is_moved_on_by_the_log(django_capture_on_co
     game_row = services.current_game(room)
     assert cached_seq < game_row.seq
     moved_on = services.load_state(game_row)
+    services.forget_cached_states()
+    assert moved_on == services.load_state(game_row)
+
+
+def test_the_lock_reads_the_moves_another_process_logged(django_capture_on_commit_callbacks,
+                                                          monkeypatch):
+    """A move after moves served elsewhere reads them with the room's lock, in
+    the same round trip, not in a read of its own (rooms.rows.lock_room)."""
+    room, host, guest = started("snakes", 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(room, host, {"type": "roll"})
+    cached_seq, _ = state._STATE_CACHE[services.current_game(room).id]
+    for _ in range(3):  # "another process": this test's transaction never commits
+        act(room, host if whose_turn(room) == 0 else guest, {"type": "roll"})
+    behind = services.current_game(room).seq
+    assert cached_seq < behind
+
+    def no_separate_read(*args):
+        raise AssertionError("the moves since the cached state were read on their own")
+
+    monkeypatch.setattr(rows, "events_between", no_separate_read)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(room, host if whose_turn(room) == 0 else guest, {"type": "roll"})
+    game_row = services.current_game(room)
+    assert state._STATE_CACHE[game_row.id][0] == game_row.seq > behind
+    moved_on = state._STATE_CACHE[game_row.id][1]
+    monkeypatch.undo()
     services.forget_cached_states()
     assert moved_on == services.load_state(game_row)
 
