@@ -19,7 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
@@ -74,10 +74,23 @@ def keep_connection_if_healthy() -> None:
 
 
 class CommandSyncToAsync(SyncToAsync):
-    """``sync_to_async`` into the command threads, keeping their connections."""
+    """``sync_to_async`` into the command threads, keeping their connections.
+
+    A kept connection may have died while it waited (PostgreSQL restarted, or
+    closed it): the command then fails on its first statement, before
+    anything was written, and runs once more on a fresh connection. (Should
+    the connection die later, during a commit, a retried move is refused as
+    stale: its version is gone if the first attempt committed.)"""
 
     def thread_handler(self, loop, *args, **kwargs):
+        kept = connection.connection is not None
         try:
+            return super().thread_handler(loop, *args, **kwargs)
+        except (OperationalError, InterfaceError):
+            if not kept:
+                raise
+            log.warning("a kept database connection had gone; the command runs again")
+            connection.close()
             return super().thread_handler(loop, *args, **kwargs)
         finally:
             keep_connection_if_healthy()
