@@ -8,9 +8,14 @@ and ``redis_service`` fixtures, which skip locally and fail under CI=true.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+
 import pytest
 
 from tests import servers as started
+from tests.servers import REPO_ROOT, python_for_servers
 from tests.servers import run_daphnes as servers
 
 # Computers act quickly so whole games fit in a test; humans get a real clock.
@@ -26,6 +31,18 @@ def sqlite_env(directory, **extra: str) -> dict[str, str]:
 def shared_env(postgres_url: str, redis_url: str, **extra: str) -> dict[str, str]:
     """PostgreSQL + Redis, migrated: what several daphne processes share."""
     return started.postgres_env(postgres_url, **{"REDIS_URL": redis_url, **FAST, **extra})
+
+
+def run_probe(module: str, postgres_url: str) -> dict:
+    """Run ``tests.integration.<module>`` in a process of its own on PostgreSQL,
+    as a server process runs, and return the JSON it prints last."""
+    probe = subprocess.run(
+        [python_for_servers(), "-m", f"tests.integration.{module}"], cwd=REPO_ROOT,
+        env={**os.environ, **shared_env(postgres_url, "")}, capture_output=True, text=True,
+        timeout=120,
+    )
+    assert probe.returncode == 0, probe.stderr
+    return json.loads(probe.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="module")

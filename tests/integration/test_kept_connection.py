@@ -5,26 +5,15 @@ process of its own as a server runs."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-
 import pytest
 
-from tests.integration.conftest import shared_env
-from tests.servers import REPO_ROOT, python_for_servers
+from tests.integration.conftest import run_probe
 
 pytestmark = pytest.mark.postgres
 
 
 def test_a_kept_connection_that_died_is_replaced_without_an_error(postgres_service):
-    env = shared_env(postgres_service, "")
-    probe = subprocess.run(
-        [python_for_servers(), "-m", "tests.integration.kept_connection_probe"],
-        cwd=REPO_ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120,
-    )
-    assert probe.returncode == 0, probe.stderr
-    pids = json.loads(probe.stdout.strip().splitlines()[-1])
+    pids = run_probe("kept_connection_probe", postgres_service)
     assert pids["kept"] == pids["first"]  # the second command reused the connection
     assert pids["terminated"]
     assert pids["after"] != pids["kept"]  # ran, on a fresh connection

@@ -5,26 +5,15 @@ the lock, and this shows both behaviours on a real server."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-
 import pytest
 
-from tests.integration.conftest import shared_env
-from tests.servers import REPO_ROOT, python_for_servers
+from tests.integration.conftest import run_probe
 
 pytestmark = pytest.mark.postgres
 
 
 def test_a_command_that_waited_for_the_lock_sees_the_game_moved_on(postgres_service):
-    env = shared_env(postgres_service, "")
-    probe = subprocess.run(
-        [python_for_servers(), "-m", "tests.integration.lock_probe"],
-        cwd=REPO_ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120,
-    )
-    assert probe.returncode == 0, probe.stderr
-    result = json.loads(probe.stdout.strip().splitlines()[-1])
+    result = run_probe("lock_probe", postgres_service)
     ours, joined = result["rows"], result["orm_join"]
     assert ours["waited"] and joined["waited"]
     assert ours["seen"] == ours["before"] + result["moved_on"]

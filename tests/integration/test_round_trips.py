@@ -5,26 +5,15 @@ process of its own on a real PostgreSQL, as a server runs."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-
 import pytest
 
-from tests.integration.conftest import shared_env
-from tests.servers import REPO_ROOT, python_for_servers
+from tests.integration.conftest import run_probe
 
 pytestmark = pytest.mark.postgres
 
 
 def test_a_move_sends_no_begin_or_commit_of_its_own(postgres_service):
-    env = shared_env(postgres_service, "")
-    probe = subprocess.run(
-        [python_for_servers(), "-m", "tests.integration.round_trip_probe"],
-        cwd=REPO_ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120,
-    )
-    assert probe.returncode == 0, probe.stderr
-    result = json.loads(probe.stdout.strip().splitlines()[-1])
+    result = run_probe("round_trip_probe", postgres_service)
     # The counter sees psycopg's own commands: a plain atomic block sends both.
     assert result["plain_atomic"] == ["BEGIN", "COMMIT"]
     assert result["move"] == []
