@@ -14,8 +14,9 @@ the end positions with a weighted evaluation: progress, tokens out of base, the
 safety of the home column, tokens on safe squares, a bonus sequence earned, the
 chance that opponents hit an exposed token before its next turn
 (``hit_before_my_turn``: every opponent's possible roll sequences, all its tokens
-behind it and those it can bring out, each roll counted once), the chance of hitting theirs, and the
-opponents' progress (the leader weighted most). The weights were tuned by
+behind it and those it can bring out, each roll counted once), the chance of
+hitting theirs (the same count, from my side), and the opponents' progress (the
+leader weighted most). The weights were tuned by
 tournaments, first against ``smart`` (bench/bench_ludo.py), then ``risk`` and
 ``safe`` against ``priority`` (bench/tune_ludo.py, docs/bots.md);
 ``standard:name=value,...`` overrides them for tuning.
@@ -25,10 +26,6 @@ from __future__ import annotations
 
 from ..ludo_geometry import BASE, GEOMETRIES
 from . import Bot, register
-
-# The rough chance that my token ``d`` squares behind an opponent's lands on it in my
-# next turn (the threat term): one roll for 1..6, a 6 then the rest for 7..12.
-HIT = [0.0] + [1 / 6] * 6 + [1 / 36] * 6 + [1 / 216] * 6
 
 
 def _roll_sequences():
@@ -84,26 +81,31 @@ def hit_chance(behind: int, from_base: int) -> float:
     return chance
 
 
+def chance_to_hit(tables, arm: int, tokens, square: int) -> float:
+    """Probability that the seat on ``arm`` with ``tokens`` lands on loop ``square``
+    in its next turn (``hit_chance``: its tokens behind the square, and one it can
+    bring out onto its start square if the square is in reach from there)."""
+    there = tables.progress[arm][square]  # how far the square is from its start
+    if there < 0:
+        return 0.0
+    behind = 0
+    for q in tokens:
+        if 0 <= q < there and there - q <= 18:
+            behind |= 1 << (there - q)
+    from_base = there if there <= 18 and BASE in tokens else 0
+    return hit_chance(behind, from_base) if behind or from_base else 0.0
+
+
 def hit_before_my_turn(tables, arms, tokens, me: int, square: int) -> float:
     """Probability that my token on loop ``square`` is hit before my next turn:
     every opponent moves once before it, each one capturing whenever its rolls allow
-    (``hit_chance``), independently of the others. None on a safe square."""
+    (``chance_to_hit``), independently of the others. None on a safe square."""
     if not tables.unsafe[square]:
         return 0.0
     safe = 1.0
     for other, arm in enumerate(arms):
-        if other == me:
-            continue
-        there = tables.progress[arm][square]  # how far that square is from its start
-        if there < 0:
-            continue
-        behind = 0
-        for q in tokens[other]:
-            if 0 <= q < there and there - q <= 18:
-                behind |= 1 << (there - q)
-        from_base = there if there <= 18 and BASE in tokens[other] else 0
-        if behind or from_base:
-            safe *= 1 - hit_chance(behind, from_base)
+        if other != me:
+            safe *= 1 - chance_to_hit(tables, arm, tokens[other], square)
     return 1 - safe
 
 
@@ -238,7 +240,7 @@ class StandardBot(Bot):
         tables = geo.tables
         last, home = geo.last, geo.home
         n = len(tokens)
-        squares, progress = tables.square, tables.progress
+        squares = tables.square
         unsafe = tables.unsafe
 
         def position(tok):
@@ -275,24 +277,18 @@ class StandardBot(Bot):
         score -= w["risk"] * risk
 
         if w["threat"]:
+            # The opponents' exposed tokens I could land on in my next turn (though
+            # they move first and may run).
             threat = 0.0
-            mine = [p for p in tokens[me] if 0 <= p <= last]
-            if mine:
-                for s in range(n):
-                    if s == me:
-                        continue
-                    for q in tokens[s]:
-                        if q <= 0 or q > last:
-                            continue
+            for s in range(n):
+                if s == me:
+                    continue
+                for q in tokens[s]:
+                    if 0 < q <= last:
                         sq = squares[arms[s]][q + 1]
-                        if not unsafe[sq]:
-                            continue
-                        there = progress[my_arm][sq]
-                        if there < 0:
-                            continue
-                        for p in mine:
-                            if p < there and there - p <= 12:
-                                threat += HIT[there - p] * (w["out"] + q)
+                        if unsafe[sq]:
+                            threat += chance_to_hit(tables, my_arm, tokens[me], sq) * (
+                                w["out"] + q)
             score += w["threat"] * threat
         return score
 

@@ -195,3 +195,16 @@ def test_hit_before_my_turn_on_a_constructed_position():
     assert hit_before_my_turn(tables, arms, tokens, 0, 20) == pytest.approx(expected)
     # On its star (square 8) nothing hits it, though seat 3's token is 11 behind.
     assert hit_before_my_turn(tables, arms, tokens, 0, 8) == 0
+
+
+def test_chance_to_hit_reads_a_seats_tokens_and_base():
+    from games.bots.ludo import chance_to_hit
+    from games.ludo_geometry import GEOMETRIES
+
+    tables = GEOMETRIES["square"].tables
+    # Arm 0 (start square 0): a token on square 10 is 4 behind square 14.
+    assert chance_to_hit(tables, 0, (10, -1, -1, -1), 14) == pytest.approx(ONE_ROLL)
+    # From base only: a 6 out onto square 0, then 5 (6 5, 6 6 5).
+    assert chance_to_hit(tables, 0, (-1, -1, -1, -1), 5) == pytest.approx(1 / 36 + 1 / 216)
+    # Square 40 is beyond the reach of both.
+    assert chance_to_hit(tables, 0, (10, -1, -1, -1), 40) == 0
