@@ -12,9 +12,11 @@ progress -1 (the progress value the engine uses). Ties go to the lowest token.
 they were rolled before the first move), trying every order of tokens, and scores
 the end positions with a weighted evaluation: progress, tokens out of base, the
 safety of the home column, tokens on safe squares, a bonus sequence earned, the
-chance that opponents hit an exposed token before its next turn (their distance
-behind it, with the odds of 6-chains), the chance of hitting theirs, and the
-opponents' progress (the leader weighted most). The weights were tuned by
+chance that opponents hit an exposed token before its next turn
+(``hit_before_my_turn``: every opponent's possible roll sequences, all its tokens
+behind it and those it can bring out, each roll counted once), the chance of
+hitting theirs (the same count, from my side), and the opponents' progress (the
+leader weighted most). The weights were tuned by
 tournaments, first against ``smart`` (bench/bench_ludo.py), then ``risk`` and
 ``safe`` against ``priority`` (bench/tune_ludo.py, docs/bots.md);
 ``standard:name=value,...`` overrides them for tuning.
@@ -25,11 +27,86 @@ from __future__ import annotations
 from ..ludo_geometry import BASE, GEOMETRIES
 from . import Bot, register
 
-# Probability that an opponent token ``d`` squares behind lands exactly on a square
-# during its next turn: one roll for 1..6, a 6 then the rest for 7..12, two 6s for
-# 13..18 (a third 6 voids the sequence).
-HIT = [0.0] + [1 / 6] * 6 + [1 / 36] * 6 + [1 / 216] * 6
-HIT_FROM_BASE = 1 / 36  # a 6 to come out, then the exact distance from the start
+
+def _roll_sequences():
+    """Every roll sequence of a turn that moves (a third 6 voids it), with its
+    probability: (r), (6, r), (6, 6, r) for r = 1..5."""
+    for sixes in range(3):
+        for last in range(1, 6):
+            yield (6,) * sixes + (last,), (1 / 6) ** (sixes + 1)
+
+
+def _sums(rolls):
+    """Distances one token can cover with some of ``rolls`` (it lands after its last
+    roll; the other rolls go to other tokens)."""
+    sums = {0}
+    for r in rolls:
+        sums |= {s + r for s in sums}
+    sums.discard(0)
+    return sums
+
+
+# For each sequence: a bitmask of the distances a token on the loop can cover, and
+# of those a token in base can cover (a 6 spent to come out onto its start square,
+# then some of the rest).
+SEQUENCES = []
+for _rolls, _prob in _roll_sequences():
+    _loop = sum(1 << d for d in _sums(_rolls))
+    _base = 0
+    if 6 in _rolls:
+        _rest = list(_rolls)
+        _rest.remove(6)
+        _base = sum(1 << d for d in _sums(_rest))
+    SEQUENCES.append((_loop, _base, _prob))
+
+_HIT_CACHE: dict[tuple[int, int], float] = {}
+
+
+def hit_chance(behind: int, from_base: int) -> float:
+    """Probability that one opponent hits a token during its next turn, if it takes
+    every capture its rolls allow (a generic opponent, not any kind in particular;
+    every roll is assumed to find a token to move). ``behind`` is a bitmask of the distances (1..18)
+    at which its tokens stand behind the token on the loop; ``from_base`` is the
+    distance from its start square to the token (0 when it has no token in base or
+    the token is out of its reach from the start)."""
+    key = (behind, from_base)
+    chance = _HIT_CACHE.get(key)
+    if chance is None:
+        base_bit = 1 << from_base if from_base else 0
+        chance = sum(
+            prob for loop, base, prob in SEQUENCES
+            if loop & behind or base & base_bit
+        )
+        _HIT_CACHE[key] = chance
+    return chance
+
+
+def chance_to_hit(tables, arm: int, tokens, square: int) -> float:
+    """Probability that the seat on ``arm`` with ``tokens`` lands on loop ``square``
+    in its next turn (``hit_chance``: its tokens behind the square, and one it can
+    bring out onto its start square if the square is in reach from there)."""
+    there = tables.progress[arm][square]  # how far the square is from its start
+    if there < 0:
+        return 0.0
+    behind = 0
+    for q in tokens:
+        if 0 <= q < there and there - q <= 18:
+            behind |= 1 << (there - q)
+    from_base = there if there <= 18 and BASE in tokens else 0
+    return hit_chance(behind, from_base) if behind or from_base else 0.0
+
+
+def hit_before_my_turn(tables, arms, tokens, me: int, square: int) -> float:
+    """Probability that my token on loop ``square`` is hit before my next turn:
+    every opponent moves once before it, each one capturing whenever its rolls allow
+    (``chance_to_hit``), independently of the others. None on a safe square."""
+    if not tables.unsafe[square]:
+        return 0.0
+    safe = 1.0
+    for other, arm in enumerate(arms):
+        if other != me:
+            safe *= 1 - chance_to_hit(tables, arm, tokens[other], square)
+    return 1 - safe
 
 
 def _apply(tables, last, home, arms, tokens, seat, token, roll):
@@ -163,7 +240,7 @@ class StandardBot(Bot):
         tables = geo.tables
         last, home = geo.last, geo.home
         n = len(tokens)
-        squares, progress = tables.square, tables.progress
+        squares = tables.square
         unsafe = tables.unsafe
 
         def position(tok):
@@ -195,41 +272,23 @@ class StandardBot(Bot):
             if not unsafe[sq]:
                 score += w["safe"]
                 continue
-            safe_prob = 1.0
-            for s in range(n):
-                if s == me:
-                    continue
-                there = progress[arms[s]][sq]
-                if there < 0:
-                    continue
-                theirs = tokens[s]
-                if 1 <= there <= 6 and BASE in theirs:
-                    safe_prob *= 1 - HIT_FROM_BASE  # once: one 6 brings out one token
-                for q in theirs:
-                    if 0 <= q < there and there - q <= 18:
-                        safe_prob *= 1 - HIT[there - q]
-            risk += (1 - safe_prob) * (w["out"] + p + w["hitloss"])
+            risk += hit_before_my_turn(tables, arms, tokens, me, sq) * (
+                w["out"] + p + w["hitloss"])
         score -= w["risk"] * risk
 
         if w["threat"]:
+            # The opponents' exposed tokens I could land on in my next turn (though
+            # they move first and may run).
             threat = 0.0
-            mine = [p for p in tokens[me] if 0 <= p <= last]
-            if mine:
-                for s in range(n):
-                    if s == me:
-                        continue
-                    for q in tokens[s]:
-                        if q <= 0 or q > last:
-                            continue
+            for s in range(n):
+                if s == me:
+                    continue
+                for q in tokens[s]:
+                    if 0 < q <= last:
                         sq = squares[arms[s]][q + 1]
-                        if not unsafe[sq]:
-                            continue
-                        there = progress[my_arm][sq]
-                        if there < 0:
-                            continue
-                        for p in mine:
-                            if p < there and there - p <= 12:
-                                threat += HIT[there - p] * (w["out"] + q)
+                        if unsafe[sq]:
+                            threat += chance_to_hit(tables, my_arm, tokens[me], sq) * (
+                                w["out"] + q)
             score += w["threat"] * threat
         return score
 

@@ -144,3 +144,67 @@ def test_search_takes_the_evaluation_weights():
     assert bot.budget == 100 and bot.evaluator.w["safe"] == 5 and bot.evaluator.w["risk"] == 1
     with pytest.raises(ValueError):
         make_bot("ludo", "search:depth=3")
+
+
+# The chance of being hit (standard's danger): a turn is r, 6 r or 6 6 r (r = 1..5).
+ONE_ROLL = 1 / 6 + 1 / 36 + 1 / 216  # r itself, after one 6, after two 6s
+
+
+def test_hit_chance_of_one_token_behind():
+    from games.bots.ludo import hit_chance
+
+    assert hit_chance(1 << 3, 0) == pytest.approx(ONE_ROLL)  # a 3, whatever came before
+    assert hit_chance(1 << 6, 0) == pytest.approx(5 / 36 + 5 / 216)  # 6 r, 6 6 r
+    assert hit_chance(1 << 9, 0) == pytest.approx(1 / 36 + 1 / 216)  # 6 3, 6 6 3
+    assert hit_chance(1 << 12, 0) == pytest.approx(5 / 216)  # 6 6 r
+    assert hit_chance(1 << 19, 0) == 0
+
+
+def test_hit_chance_counts_each_roll_once():
+    from games.bots.ludo import hit_chance
+
+    # Tokens 1 and 2 behind: a 1 or a 2 hits (never both); not the sum of two 1/6s
+    # multiplied out as if they were separate chances.
+    assert hit_chance((1 << 1) | (1 << 2), 0) == pytest.approx(2 * ONE_ROLL)
+    # 3 and 9 behind: 6 3 hits either way, counted once.
+    assert hit_chance((1 << 3) | (1 << 9), 0) == pytest.approx(ONE_ROLL)
+
+
+def test_hit_chance_from_base_needs_a_six_first():
+    from games.bots.ludo import hit_chance
+
+    assert hit_chance(0, 3) == pytest.approx(1 / 36 + 1 / 216)  # 6 3, 6 6 3
+    assert hit_chance(0, 7) == pytest.approx(1 / 216)  # 6 6 1: out, then 6 + 1
+    assert hit_chance(0, 13) == 0
+
+
+def test_hit_before_my_turn_on_a_constructed_position():
+    from games.bots.ludo import hit_before_my_turn, hit_chance
+    from games.ludo_geometry import GEOMETRIES
+
+    tables = GEOMETRIES["square"].tables
+    arms = (0, 1, 2, 3)
+    # Seat 0's token on square 20. Seat 1 (start square 13) has a token 3 behind
+    # (progress 4, square 17) and tokens in base 7 squares behind; seat 2 (start 26)
+    # a token 3 behind (progress 43, square 17); seat 3 nothing in reach.
+    tokens = ((20, -1, -1, -1), (4, -1, -1, -1), (43, 56, 56, 56), (10, 56, 56, 56))
+    seat1 = hit_chance(1 << 3, 7)
+    seat2 = hit_chance(1 << 3, 0)
+    assert seat1 == pytest.approx(ONE_ROLL + 1 / 216)  # from base: 6 6 1
+    expected = 1 - (1 - seat1) * (1 - seat2)
+    assert hit_before_my_turn(tables, arms, tokens, 0, 20) == pytest.approx(expected)
+    # On its star (square 8) nothing hits it, though seat 3's token is 11 behind.
+    assert hit_before_my_turn(tables, arms, tokens, 0, 8) == 0
+
+
+def test_chance_to_hit_reads_a_seats_tokens_and_base():
+    from games.bots.ludo import chance_to_hit
+    from games.ludo_geometry import GEOMETRIES
+
+    tables = GEOMETRIES["square"].tables
+    # Arm 0 (start square 0): a token on square 10 is 4 behind square 14.
+    assert chance_to_hit(tables, 0, (10, -1, -1, -1), 14) == pytest.approx(ONE_ROLL)
+    # From base only: a 6 out onto square 0, then 5 (6 5, 6 6 5).
+    assert chance_to_hit(tables, 0, (-1, -1, -1, -1), 5) == pytest.approx(1 / 36 + 1 / 216)
+    # Square 40 is beyond the reach of both.
+    assert chance_to_hit(tables, 0, (10, -1, -1, -1), 40) == 0
