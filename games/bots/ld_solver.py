@@ -300,8 +300,8 @@ def drop_unreached(a: int, b: int, tree: Tree, table: dict,
     summed over every way the other player may bid. With two earlier bids kept, most
     states are reached only through bids the strategy almost never makes; there
     play falls back (:func:`ld_endgame.fallback`). What that can cost is at most
-    the dropped rows' reach, summed (each under ``floor``; docs/bots.md gives the
-    sums), and the best response's figures include it: it reads the stored table."""
+    the dropped rows' reach, summed (each under ``floor``), and the best
+    response's figures include it: it measures the stored table."""
     prior = (np.array(hands(a)[1]), np.array(hands(b)[1]))
     reach = [[np.zeros(len(prior[0])), np.zeros(len(prior[1]))] for _ in tree.keys]
     reach[0] = [prior[0].copy(), prior[1].copy()]
