@@ -100,15 +100,18 @@ def load() -> dict[str, object]:
     """The stored solution: ``values``, ``strategies`` ((a, b) -> state text -> hand
     index as text -> [[action, thousandths], ...], as stored: a row is turned into
     probabilities only when a decision reads it, which keeps loading to the JSON
-    parse) and ``memory`` (bids remembered besides the one on the table)."""
+    parse) and ``memory`` (total dice -> the bids a position's state remembers
+    besides the one on the table)."""
     with gzip.open(DATA, "rt", encoding="utf-8") as fh:
         raw = json.load(fh)
     strategies = {tuple(map(int, key.split(","))): states
                   for key, states in raw["strategies"].items()}
     values = {tuple(map(int, k.split(","))): v for k, v in raw["values"].items()}
     meta = raw.get("meta", {})
-    return {"values": values, "strategies": strategies, "meta": meta,
-            "memory": int(meta.get("memory", 0))}
+    memory = meta.get("memory", 0)
+    by_total = ({int(t): int(m) for t, m in memory.items()} if isinstance(memory, dict)
+                else {a + b: int(memory) for a, b in strategies})  # one for every position
+    return {"values": values, "strategies": strategies, "meta": meta, "memory": by_total}
 
 
 Policy = Callable[[tuple[int, ...], int, int], Pairs]
@@ -135,7 +138,7 @@ def policy_from(a: int, b: int, table: dict[str, dict[str, list[list[int]]]], me
 def stored_policy(a: int, b: int) -> Policy:
     """The stored strategy of position (a, b)."""
     stored = load()
-    return policy_from(a, b, stored["strategies"][(a, b)], stored["memory"])
+    return policy_from(a, b, stored["strategies"][(a, b)], stored["memory"][a + b])
 
 
 def fallback(total: int, key: StateKey, k: int, hand: int) -> Pairs:

@@ -13,7 +13,8 @@ them (Neller & Hnath's fixed-strategy iteration): reaches are summed into a
 state, and since every strategy depends on the history only through the state,
 the expected payoff from a state given both hands (a hands x hands matrix) is the
 same for every history into it, which is what lets one backward pass give every
-state's counterfactual values. Linear averaging; deterministic (no sampling).
+state's counterfactual values. Alternating updates, linear averaging;
+deterministic (no sampling).
 
 **Best response.** The exploiter knows the bot's strategy and remembers every bid
 (perfect recall). It walks every bid sequence, carrying the bot's reach for each
@@ -45,19 +46,25 @@ from .ld_endgame import (
     fallback,
     hands,
     key_text,
+    load,
     match_table,
+    policy_from,
     quantise,
     round_payoffs,
     state_key,
     write,
 )
 
-# Iterations per position, by total dice (what fitted in one session's CPU: about
-# 12 minutes of one core in all; 2 v 2 still gains from more, docs/bots.md), and
-# the bids remembered besides the one on the table (without the previous bid, 1 v 2
-# stays about 2% exploitable however long it is solved).
-ITERATIONS = {2: 400, 3: 400, 4: 400, 5: 300, 6: 300}
-MEMORY = 1
+# Iterations per position, and the bids its state remembers besides the one on the
+# table, by total dice. One earlier bid leaves 2 v 2 solved alone at 0.7%
+# exploitable however long it is solved (alternating updates: 0.74% at 400
+# iterations, 0.70% at 1,500); two earlier bids give 0.29% at 100 (docs/bots.md).
+# Without any earlier bid 1 v 2 stays about 2% exploitable.
+ITERATIONS = {2: 300, 3: 300, 4: 300, 5: 150, 6: 300}
+MEMORY = {2: 2, 3: 2, 4: 2, 5: 2, 6: 1}
+# Rows of the table a player's own strategy reaches with less than this (prior
+# included) are not stored: play falls back there (drop_unreached).
+KEEP_REACH = 1e-6
 
 
 class Tree:
@@ -119,16 +126,22 @@ def challenge_matrix(a: int, b: int, bid: int, wild: bool, challenger: int,
 
 
 def solve_round(a: int, b: int, values: dict[tuple[int, int], float], iterations: int,
-                memory: int = MEMORY) -> tuple[Tree, list[np.ndarray]]:
+                memory: int = 2) -> tuple[Tree, list[np.ndarray]]:
     """Vector CFR+ on position (a, b); the tree and, per state, the average
     strategy sums (hands x actions, unnormalised).
 
-    With at most one earlier bid remembered, the states with the same bid on the
-    table, wildness and mover (a *block*, differing only in the earlier bid) have
-    the same children, so a block is updated at once: its strategies are a
-    (states, hands, actions) array."""
-    if memory not in (0, 1):
-        raise ValueError("the vector solver keeps at most one earlier bid")
+    The states with the same bid on the table, wildness and mover (a *block*,
+    differing only in the earlier bids) have the same actions, so a block is
+    updated at once: its strategies are a (states, hands, actions) array. A raise
+    leads every state of a block into one child block; with one earlier bid kept,
+    to a single state of it, with more, to the state that keeps the same bids
+    minus the oldest (states differing only in that one share it), so reaches are
+    summed into children and payoffs gathered from them by row.
+
+    Alternating updates (each iteration updates the opener's regrets, then the
+    other player's against the updated strategy): with the previous bid kept, 2 v 2
+    solved alone was 1.20% exploitable after 400 simultaneous iterations and 0.74%
+    after 400 alternating ones (docs/bots.md)."""
     tree = Tree(a, b, memory)
     lose, win = round_payoffs(a, b, values)
     prior = (np.array(hands(a)[1]), np.array(hands(b)[1]))
@@ -149,12 +162,20 @@ def solve_round(a: int, b: int, values: dict[tuple[int, int], float], iterations
     for rows in members:
         first = rows[0]
         bids, wild, mover = tree.keys[first]
-        kids = [where[c] for c in tree.children[first] if c >= 0]
+        # Per raise: the child block, and the child row of each of this block's rows
+        # (None when they all lead to the same one: the sums need no scatter).
+        kids = []
+        for col, child in enumerate(tree.children[first]):
+            if child < 0:
+                continue
+            dest = np.array([where[tree.children[n][col]][1] for n in rows])
+            kids.append((where[child][0], dest, int(dest[0]) if (dest == dest[0]).all() else None))
         leaf = challenge_matrix(a, b, bids[-1], wild, mover, lose, win) if bids else None
         info.append((mover, kids, leaf, len(tree.actions[first])))
     regrets = [np.zeros((len(rows), nh[info[k][0]], info[k][3])) for k, rows in enumerate(members)]
     sums = [np.zeros_like(r) for r in regrets]
-    for t in range(1, iterations + 1):
+    for step in range(2 * iterations):
+        t, updated = step // 2 + 1, step % 2  # iteration, and whose regrets it updates
         mine = [np.zeros((len(rows), nh[info[k][0]])) for k, rows in enumerate(members)]
         theirs = [np.zeros((len(rows), nh[1 - info[k][0]])) for k, rows in enumerate(members)]
         mine[0][:] = 1.0
@@ -166,33 +187,38 @@ def solve_round(a: int, b: int, values: dict[tuple[int, int], float], iterations
             norm = reg.sum(axis=2, keepdims=True)
             sigma = np.where(norm > 0, reg / np.where(norm > 0, norm, 1.0), 1.0 / count)
             sigmas.append(sigma)
-            if not kids:
-                continue
             # Each raise passes on the mover's reach times its probability, and the
             # other player's reach unchanged (it is the child's mover).
-            passed = np.einsum("ph,pha->ah", mine[k], sigma[:, :, count - len(kids):])
-            other = theirs[k].sum(axis=0)
-            for col, (kb, row) in enumerate(kids):
-                mine[kb][row] += other
-                theirs[kb][row] += passed[col]
+            first_raise = count - len(kids)
+            for col, (kb, dest, single) in enumerate(kids):
+                passed = mine[k] * sigma[:, :, first_raise + col]
+                if single is not None:
+                    mine[kb][single] += theirs[k].sum(axis=0)
+                    theirs[kb][single] += passed.sum(axis=0)
+                else:
+                    np.add.at(mine[kb], dest, theirs[k])
+                    np.add.at(theirs[kb], dest, passed)
         payoff: list[np.ndarray | None] = [None] * nblocks
         for k in range(nblocks - 1, -1, -1):
             mover, kids, leaf, count = info[k]
-            stack = [payoff[kb][row] for kb, row in kids]
+            stack = [payoff[kb][dest] for kb, dest, _ in kids]  # (states, opener's, other's)
             if leaf is not None:
-                stack.insert(0, leaf)
-            v = np.stack(stack)  # (actions, opener's hands, other's hands)
+                stack.insert(0, np.broadcast_to(leaf, (len(members[k]), *leaf.shape)))
+            v = np.stack(stack, axis=1)  # (states, actions, opener's hands, other's hands)
             sigma = sigmas[k]
+            if mover == 0:
+                # payoff[p, h, k] = sum_a sigma[p, h, a] v[p, a, h, k]
+                payoff[k] = np.matmul(sigma[:, :, None, :], v.transpose(0, 2, 1, 3))[:, :, 0, :]
+            else:
+                payoff[k] = np.matmul(sigma[:, :, None, :], v.transpose(0, 3, 1, 2)
+                                      )[:, :, 0, :].transpose(0, 2, 1)
+            if mover != updated:
+                continue
             weights = prior[1 - mover] * theirs[k]  # (states, other's hands)
             if mover == 0:
-                # payoff[p, h, k] = sum_a sigma[p, h, a] v[a, h, k]
-                payoff[k] = np.matmul(sigma.transpose(1, 0, 2), v.transpose(1, 0, 2)
-                                      ).transpose(1, 0, 2)
-                q = np.matmul(weights, v.transpose(1, 2, 0)).transpose(1, 0, 2)
+                q = np.matmul(v, weights[:, None, :, None])[..., 0].transpose(0, 2, 1)
             else:
-                payoff[k] = np.matmul(sigma.transpose(1, 0, 2), v.transpose(2, 0, 1)
-                                      ).transpose(1, 2, 0)
-                q = -np.matmul(weights, v.transpose(2, 1, 0)).transpose(1, 0, 2)
+                q = -np.matmul(weights[:, None, None, :], v)[:, :, 0, :].transpose(0, 2, 1)
             expected = (q * sigma).sum(axis=2, keepdims=True)
             regrets[k] = np.maximum(regrets[k] + q - expected, 0.0)
             sums[k] += t * mine[k][:, :, None] * sigma
@@ -262,11 +288,45 @@ def solve_position(args: tuple) -> tuple[int, int, dict, float]:
     a, b, values, n_iter, memory = args
     tree, sums = solve_round(a, b, values, n_iter, memory)
     table = stored_table(tree, sums)
-    value = evaluate(a, b, tree, table_policy(a, b, table, memory), values)
-    return a, b, table, round(value, 6)
+    policy = table_policy(a, b, table, memory)
+    value = evaluate(a, b, tree, policy, values)
+    return a, b, drop_unreached(a, b, tree, table, policy), round(value, 6)
 
 
-def solve_all(iterations: dict[int, int] = ITERATIONS, memory: int = MEMORY,
+def drop_unreached(a: int, b: int, tree: Tree, table: dict,
+                   policy: Callable[[StateKey, int], Pairs], floor: float = KEEP_REACH) -> dict:
+    """The table without the rows (state, hand) whose hand the player's own strategy
+    brings there with less than ``floor`` of probability (its prior included),
+    summed over every way the other player may bid. With two earlier bids kept, most
+    states are reached only through bids the strategy almost never makes; there
+    play falls back (:func:`ld_endgame.fallback`). What that can cost is at most
+    the dropped rows' reach, summed (each under ``floor``), and the best
+    response's figures include it: it measures the stored table."""
+    prior = (np.array(hands(a)[1]), np.array(hands(b)[1]))
+    reach = [[np.zeros(len(prior[0])), np.zeros(len(prior[1]))] for _ in tree.keys]
+    reach[0] = [prior[0].copy(), prior[1].copy()]
+    kept: dict[str, dict] = {}
+    for n, key in enumerate(tree.keys):
+        mover = key[2]
+        mine, theirs = reach[n][mover], reach[n][1 - mover]
+        column = {code: col for col, code in enumerate(tree.actions[n])}
+        sigma = np.zeros((len(mine), len(tree.actions[n])))
+        for hand in range(len(mine)):
+            for code, p in policy(key, hand):
+                sigma[hand, column[code]] = p
+        for col, child in enumerate(tree.children[n]):
+            if child >= 0:
+                reach[child][mover] += mine * sigma[:, col]
+                reach[child][1 - mover] += theirs
+        text = key_text(key)
+        row = {hand: pairs for hand, pairs in table.get(text, {}).items()
+               if mine[int(hand)] >= floor}
+        if row:
+            kept[text] = row
+    return kept
+
+
+def solve_all(iterations: dict[int, int] = ITERATIONS, memory: dict[int, int] = MEMORY,
               workers: int = 1, log: Callable[[str], None] = print) -> dict:
     """Solve every position up to MAX_SOLVED dice a side, fewest dice first (a
     position's payoffs are the values of the positions its round leads to); the
@@ -275,7 +335,7 @@ def solve_all(iterations: dict[int, int] = ITERATIONS, memory: int = MEMORY,
     strategies: dict[str, dict[str, dict[str, list[list[int]]]]] = {}
     for total in range(2, 2 * MAX_SOLVED + 1):
         jobs = [
-            (a, total - a, dict(values), iterations[total], memory)
+            (a, total - a, dict(values), iterations[total], memory[total])
             for a in range(1, MAX_SOLVED + 1)
             if 1 <= total - a <= MAX_SOLVED
         ]
@@ -287,9 +347,11 @@ def solve_all(iterations: dict[int, int] = ITERATIONS, memory: int = MEMORY,
         for a, b, table, value in done:
             strategies[f"{a},{b}"] = table
             values[(a, b)] = value
-            log(f"solved {a} v {b}: {iterations[total]} iterations, opener wins {value:.4f}")
+            log(f"solved {a} v {b}: {iterations[total]} iterations, {memory[total]} earlier"
+                f" bid(s), opener wins {value:.4f}")
     return {
-        "meta": {"solver": "vector CFR+", "memory": memory,
+        "meta": {"solver": "vector CFR+, alternating updates",
+                 "memory": {str(t): m for t, m in memory.items()},
                  "iterations": {str(t): n for t, n in iterations.items()}},
         "values": {f"{a},{b}": v for (a, b), v in values.items()},
         "strategies": strategies,
@@ -404,12 +466,39 @@ def best_response(a: int, b: int, bot_seat: int, policy: Policy, lose: float, wi
     return float(values @ px), float(pruned)
 
 
+def round_exploitability(a: int, b: int, iterations: int, memory: int,
+                         prune: float = 1e-5) -> tuple[float, float]:
+    """Solve the round of position (a, b) alone (the later positions at their stored
+    values) and measure it: a perfect opponent's edge in that round, averaged over
+    the two seats, and the bot mass its best response scored as won by pruning."""
+    values = {p: v for p, v in load()["values"].items() if sum(p) < a + b}
+    _, _, table, _ = solve_position((a, b, values, iterations, memory))
+    policy = policy_from(a, b, table, memory)
+    lose, win = round_payoffs(a, b, values)
+    as_opener, lost = best_response(a, b, 1, policy, lose, win, prune, memory)
+    as_other, lost_other = best_response(a, b, 0, policy, lose, win, prune, memory)
+    return (as_opener + as_other - 1) / 2, max(lost, lost_other)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """python -m games.bots.ld_solver [--workers N] [--out PATH]: rebuild the table."""
+    """python -m games.bots.ld_solver [--workers N] [--out PATH]: rebuild the table.
+    With --alone A,B [--iterations N] [--memory M]: solve that round alone and print
+    how exploitable it is (an experiment: the table is not written)."""
     parser = argparse.ArgumentParser(description="Solve the heads-up Liar's Dice endgames")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default=str(DATA))
+    parser.add_argument("--alone", help="a position A,B: solve its round alone and measure it")
+    parser.add_argument("--iterations", type=int, help="with --alone (default: ITERATIONS)")
+    parser.add_argument("--memory", type=int, help="with --alone (default: MEMORY)")
     args = parser.parse_args(argv)
+    if args.alone:
+        a, b = map(int, args.alone.split(","))
+        iterations = args.iterations or ITERATIONS[a + b]
+        memory = MEMORY[a + b] if args.memory is None else args.memory
+        gap, pruned = round_exploitability(a, b, iterations, memory)
+        print(f"{a} v {b} alone: {iterations} iterations, {memory} earlier bid(s):"
+              f" {gap:.2%} exploitable (pruned {pruned:.0e})")
+        return 0
     document = solve_all(workers=args.workers, log=lambda line: print(line, flush=True))
     write(document, Path(args.out))
     print(f"wrote {args.out}")
