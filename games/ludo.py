@@ -388,7 +388,7 @@ DECLARATION = Declaration(
     dice_fields=(DiceField("roll", "value"),),
     rules_template="rules/ludo.html",
     script="js/ludo.js",
-    bot_ratings={"random": 14.0, "smart": 26.0, "standard": 36.0},
+    bot_ratings={"random": 11.7, "smart": 26.6, "standard": 36.3},
     icon_template="rooms/icons/ludo.html",
     house_rules=(
         HouseRule("home_bonus_roll", gettext_noop("Bringing a token home earns another roll")),
