@@ -86,17 +86,24 @@ def test_solver_value_lies_between_the_best_responses_and_they_are_close(memory)
     assert (as_opener + as_other - 1) / 2 < 0.01
 
 
+def _round_gaps(a: int, b: int, memories: tuple[int, int], iterations: int) -> dict[int, float]:
+    """Position (a, b) solved alone with each number of earlier bids remembered,
+    the smaller positions at their stored values: its round's exploitability."""
+    values = {p: v for p, v in E.load()["values"].items() if sum(p) < a + b}
+    gaps = {}
+    for memory in memories:
+        _, _, stored, _ = S.solve_position((a, b, values, iterations, memory))
+        as_opener, as_other = _round_exploitability(a, b, stored, memory, values)
+        gaps[memory] = (as_opener + as_other - 1) / 2
+    return gaps
+
+
 @pytest.mark.slow  # two solves and four best responses of 1 v 2
 def test_remembering_the_previous_bid_is_what_closes_the_gap_in_1v2():
     """In 1 v 2 the state without earlier bids stays about 2% exploitable however long
     it is solved (a perfect-recall opponent reads the bids it forgets); with the
     previous bid it falls well below. Same iterations, computed both ways."""
-    values = {(1, 1): E.load()["values"][(1, 1)]}
-    gaps = {}
-    for memory in (0, 1):
-        _, _, stored, _ = S.solve_position((1, 2, values, 150, memory))
-        as_opener, as_other = _round_exploitability(1, 2, stored, memory, values)
-        gaps[memory] = (as_opener + as_other - 1) / 2
+    gaps = _round_gaps(1, 2, (0, 1), 150)
     assert gaps[1] < 0.01 < gaps[0]
 
 
@@ -105,12 +112,7 @@ def test_remembering_two_earlier_bids_is_what_closes_the_gap_in_2v2():
     """In 2 v 2 the state with only the previous bid stays about 0.7% exploitable
     (its round alone) however long it is solved; with the bid before it too it falls
     well below. Same iterations, computed both ways."""
-    values = {p: v for p, v in E.load()["values"].items() if sum(p) < 4}
-    gaps = {}
-    for memory in (1, 2):
-        _, _, stored, _ = S.solve_position((2, 2, values, 100, memory))
-        as_opener, as_other = _round_exploitability(2, 2, stored, memory, values)
-        gaps[memory] = (as_opener + as_other - 1) / 2
+    gaps = _round_gaps(2, 2, (1, 2), 100)
     assert gaps[2] < 0.005 < gaps[1]
 
 
