@@ -146,20 +146,27 @@ def start_servers(count: int, app: str, env: dict[str, str]) -> list[Server]:
         out.append(Server(port, process, log))
     deadline = time.monotonic() + 60
     for server in out:
-        while True:
-            if server.process.poll() is not None:
-                raise RuntimeError(f"daphne exited:\n{server.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz",
-                                            timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"daphne not healthy:\n{server.log.read_text()[-3000:]}")
-            time.sleep(0.2)  # polling for start-up, bounded by the deadline
+        wait_healthy(server.port, server.process, server.log, deadline)
     return out
+
+
+def wait_healthy(port: int, process: subprocess.Popen, log: Path, deadline: float,
+                 request_timeout: float = 5, interval: float = 0.2) -> None:
+    """Until the daphne on ``port`` answers /healthz; its log's tail if it exits
+    or ``deadline`` (time.monotonic) passes first."""
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                        timeout=request_timeout) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"daphne not healthy:\n{log.read_text()[-3000:]}")
+        time.sleep(interval)  # polling for start-up, bounded by the deadline
 
 
 def cpu_seconds(pids: list[int]) -> float:

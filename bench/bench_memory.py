@@ -33,7 +33,6 @@ import sys
 import tempfile
 import time
 import tracemalloc
-import urllib.request
 from collections import defaultdict
 from pathlib import Path
 
@@ -47,6 +46,7 @@ from bench_load import (  # noqa: E402
     prepare_database,
     server_env,
     services_missing,
+    wait_healthy,
 )
 
 SEATS = 4
@@ -85,20 +85,8 @@ class TracedServer:
         self.taken = 0
 
     def wait_healthy(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited:\n{self.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz",
-                                            timeout=30) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"daphne not healthy:\n{self.log.read_text()[-3000:]}")
-            time.sleep(1)  # polling for start-up, bounded by the deadline
+        wait_healthy(self.port, self.process, self.log, time.monotonic() + START_TIMEOUT,
+                     request_timeout=30, interval=1)
 
     async def snapshot(self) -> tuple[tracemalloc.Snapshot, int, int]:
         """(snapshot, RSS bytes, tracemalloc's own bytes) of the server now."""
