@@ -63,6 +63,18 @@ def add_on_this_phone(page: Page, name: str, seat: int) -> None:
     expect(row.locator(".seat-name")).to_have_text(name)
 
 
+def tap_and_log(page: Page, server, code: str, button: str, kind: str) -> dict | None:
+    """Tap ``button``, wait for the table's next version, and return the first
+    ``kind`` event the move log gained (None if it gained none)."""
+    logged_before = len([e for e in events(server, code) if e["type"] == kind])
+    before = version(page)
+    page.get_by_test_id(button).click()
+    page.wait_for_function("v => document.querySelector('#room').dataset.version !== v",
+                           arg=before)
+    logged = [e for e in events(server, code) if e["type"] == kind]
+    return logged[logged_before] if len(logged) > logged_before else None
+
+
 def turn_seat(page: Page) -> int | None:
     return page.evaluate(
         "() => { const g = KG.state.snap.game; return g && g.turn ? g.turn.seat : null; }")
@@ -113,13 +125,8 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
         if turn_number == 4:
             challenge_and_see_the_cups(page, server, code, seat)
             break
-        bids_before = len([e for e in events(server, code) if e["type"] == "bid"])
-        before = version(page)
-        page.get_by_test_id("bid-button").click()
-        page.wait_for_function("v => document.querySelector('#room').dataset.version !== v",
-                               arg=before)
-        bids = [e for e in events(server, code) if e["type"] == "bid"]
-        assert len(bids) > bids_before and bids[bids_before]["seat"] == seat
+        bid = tap_and_log(page, server, code, "bid-button", "bid")
+        assert bid is not None and bid["seat"] == seat
         shown.append(seat)
     assert len(set(shown)) >= 2, shown  # the phone went round, not to one player
 
@@ -172,12 +179,7 @@ def test_snakes_on_one_phone_names_whoever_plays_now(players, server, lang):
         expect(page.get_by_test_id("pass-cover")).to_be_hidden()
         if step == 0:
             shoot(page, f"snakes-{lang}")
-        rolls_before = len([e for e in events(server, code) if e["type"] == "roll"])
-        before = version(page)
-        page.get_by_test_id("roll-button").click()
-        page.wait_for_function("v => document.querySelector('#room').dataset.version !== v",
-                               arg=before)
-        rolls = [e for e in events(server, code) if e["type"] == "roll"]
-        assert rolls[rolls_before]["seat"] == seat  # the roll acted for the named player
+        roll = tap_and_log(page, server, code, "roll-button", "roll")
+        assert roll is not None and roll["seat"] == seat  # the roll acted for the named player
         seen.add(seat)
     assert seen == {0, 1}
