@@ -157,16 +157,23 @@ def test_a_failed_rating_is_logged_and_raises_nothing(caplog):
     assert "rating game 1000000000 failed" in caplog.text
 
 
-def test_a_rating_lost_with_its_process_is_done_later_by_the_sweep(
-        django_user_model, django_capture_on_commit_callbacks):
-    game_row, first, second = two_accounts_and_a_computer(django_user_model)
+def finished_rated_with_thread_lost(game_row, capture_on_commit_callbacks) -> list:
+    """Make the game's table rated and end it, without running what its commit
+    would start (the rating thread): the callbacks that were not run."""
     room = game_row.room
     room.options = {"rated": True}
     room.save(update_fields=["options"])
-    # The game ends; its process dies before the rating thread gets to it.
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    with capture_on_commit_callbacks(execute=False) as callbacks:
         with transaction.atomic():
             ratings.game_finished(room, game_row, list(room.seats.order_by("index")))
+    return callbacks
+
+
+def test_a_rating_lost_with_its_process_is_done_later_by_the_sweep(
+        django_user_model, django_capture_on_commit_callbacks):
+    game_row, first, second = two_accounts_and_a_computer(django_user_model)
+    # The game ends; its process dies before the rating thread gets to it.
+    callbacks = finished_rated_with_thread_lost(game_row, django_capture_on_commit_callbacks)
     assert len(callbacks) == 1, "the thread was scheduled, and lost"
     assert RatingDue.objects.filter(game=game_row).exists()
     assert not Rating.objects.exists()
@@ -186,12 +193,7 @@ def test_a_rating_lost_with_its_process_is_done_later_by_the_sweep(
 def test_a_due_rating_is_cleared_by_the_update_and_never_done_twice(
         django_user_model, django_capture_on_commit_callbacks):
     game_row, _, _ = two_accounts_and_a_computer(django_user_model)
-    room = game_row.room
-    room.options = {"rated": True}
-    room.save(update_fields=["options"])
-    with django_capture_on_commit_callbacks(execute=False):
-        with transaction.atomic():
-            ratings.game_finished(room, game_row, list(room.seats.order_by("index")))
+    finished_rated_with_thread_lost(game_row, django_capture_on_commit_callbacks)
     assert ratings.rate_game(game_row.id, seats_of(game_row)) == 2  # the thread, in time
     assert not RatingDue.objects.exists()
     # A copy left behind (two processes saw the end) is cleared without a second update.
