@@ -27,6 +27,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_bench(name: str):
+    """A script of bench/ as a module (bench/ is not a package: its scripts run
+    from the command line), for the tests that check a benchmark's own logic."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
 # A deadline, not a wait: a loaded CI machine, under coverage, can take a minute.
 STARTUP_TIMEOUT = 120.0
 STOP_TIMEOUT = 10.0

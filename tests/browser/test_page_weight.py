@@ -2,28 +2,15 @@
 (bench/bench_page_weight.py): the HTML and JSON go out gzipped, and the
 JavaScript catalogue is a static file rather than /jsi18n/."""
 
-import importlib.util
-import sys
-
 import pytest
 
-from tests.servers import REPO_ROOT
+from tests.servers import load_bench
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "bench_page_weight", REPO_ROOT / "bench" / "bench_page_weight.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_bengali_table_page_first_load_is_at_most_100_kb_compressed(browser, server):
-    bench = _bench()
+    bench = load_bench("bench_page_weight")
     items = bench.measure(browser, server.base_url)
     total = bench.report(items)  # prints every response's bytes (pytest -s shows them)
     print(f"compressed first load: {total} bytes ({total / 1024:.1f} KB)")
