@@ -517,14 +517,17 @@ def main(argv: list[str] | None = None) -> int:
     rebuild the table (with --from-total, only the positions of T dice in all and
     more; the others are copied from the stored one, which must have solved them with
     the same ITERATIONS and MEMORY).
-    With --alone A,B [--iterations N] [--memory M]: solve that round alone and print
-    how exploitable it is (an experiment: the table is not written)."""
+    With --alone A,B [--iterations N] [--memory M] [--prune P]: solve that round alone
+    and print how exploitable it is (an experiment: the table is not written)."""
     parser = argparse.ArgumentParser(description="Solve the heads-up Liar's Dice endgames")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default=str(DATA))
     parser.add_argument("--alone", help="a position A,B: solve its round alone and measure it")
     parser.add_argument("--iterations", type=int, help="with --alone (default: ITERATIONS)")
     parser.add_argument("--memory", type=int, help="with --alone (default: MEMORY)")
+    parser.add_argument("--prune", type=float, default=1e-5,
+                        help="with --alone: bot mass below this is scored as lost (default"
+                             " 1e-5; 3 v 3 with two earlier bids needs less: docs/bots.md)")
     parser.add_argument("--from-total", type=int, default=2,
                         help="solve only the positions of this many dice in all and more;"
                              " copy the smaller ones from the stored table")
@@ -533,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
         a, b = map(int, args.alone.split(","))
         iterations = args.iterations or ITERATIONS[a + b]
         memory = MEMORY[a + b] if args.memory is None else args.memory
-        gap, pruned = round_exploitability(a, b, iterations, memory)
+        gap, pruned = round_exploitability(a, b, iterations, memory, args.prune)
         print(f"{a} v {b} alone: {iterations} iterations, {memory} earlier bid(s):"
               f" {gap:.2%} exploitable (pruned {pruned:.0e})")
         return 0
