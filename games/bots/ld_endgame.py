@@ -95,6 +95,12 @@ def key_text(key: StateKey) -> str:
     return ".".join(map(str, bids)) + ("w" if wild else "n") + str(mover)
 
 
+def read(path: Path = DATA) -> dict:
+    """A stored solution as written (:func:`write`): the JSON document itself."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
 @cache
 def load() -> dict[str, object]:
     """The stored solution: ``values``, ``strategies`` ((a, b) -> state text -> hand
@@ -102,8 +108,7 @@ def load() -> dict[str, object]:
     probabilities only when a decision reads it, which keeps loading to the JSON
     parse) and ``memory`` (total dice -> the bids a position's state remembers
     besides the one on the table)."""
-    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
-        raw = json.load(fh)
+    raw = read(DATA)
     strategies = {tuple(map(int, key.split(","))): states
                   for key, states in raw["strategies"].items()}
     values = {tuple(map(int, k.split(","))): v for k, v in raw["values"].items()}

@@ -5,6 +5,7 @@ exploitability.py)."""
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 from fractions import Fraction
@@ -121,6 +122,22 @@ def test_solver_is_deterministic():
     again = S.solve_position((1, 1, {}, 30, 1))
     other = S.solve_position((1, 1, {}, 31, 1))
     assert first == again and first != other
+
+
+def test_rebuilding_from_a_total_copies_the_smaller_positions_and_solves_the_others_alike():
+    """--from-total: 1 v 1 is copied from the stored document, not solved, and the
+    rebuild is the document a full build gives; a document solved with other
+    iterations is refused."""
+    iterations, memory = {2: 20, 3: 20}, {2: 1, 3: 1}
+    full = S.solve_all(iterations, memory, log=lambda line: None, last=3)
+    stored = json.loads(json.dumps(full))  # as read back from the file
+    lines: list[str] = []
+    again = S.solve_all(iterations, memory, log=lines.append, reuse=stored, start=3, last=3)
+    assert json.loads(json.dumps(again)) == stored
+    assert [line.partition(":")[0].partition(" (")[0] for line in lines] == [
+        "kept 1 v 1 from the stored table", "solved 1 v 2", "solved 2 v 1"]
+    with pytest.raises(ValueError):
+        S.solve_all({2: 21, 3: 20}, memory, log=lines.append, reuse=stored, start=3, last=3)
 
 
 def test_quantise_sums_to_a_thousand_and_drops_tiny_actions():
