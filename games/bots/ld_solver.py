@@ -63,7 +63,8 @@ from .ld_endgame import (
 # Without any earlier bid 1 v 2 stays about 2% exploitable. 3 v 3 keeps two as
 # well: to the end of the game 2.26% exploitable at 400 iterations, against 3.60%
 # with one at 300; 2 v 3 measured 0.95% at 450 iterations and 0.89% at 150, so
-# iterations are not what it lacks (docs/bots.md).
+# iterations are not what it lacks: its round alone went from 0.72% with two
+# earlier bids to 0.23% with three, at 150 iterations (docs/bots.md).
 ITERATIONS = {2: 300, 3: 300, 4: 300, 5: 450, 6: 400}
 MEMORY = {2: 2, 3: 2, 4: 2, 5: 2, 6: 2}
 # Rows of the table a player's own strategy reaches with less than this (prior
