@@ -9,8 +9,9 @@ the position it leads to. Positions are solved from the fewest dice up by
 :mod:`games.bots.ld_solver` (numpy, a build tool), over a player's decision state
 *(own hand, the last bids, whether 1s are still wild, opener or not)*:
 :func:`state_key`. The average strategy is stored in ``ld_endgames.json.gz``,
-rounded to thousandths with actions under 0.5% dropped; that stored table is what
-``standard`` plays and what the best response measures.
+rounded to thousandths with actions under 0.5% dropped, one JSON line per position
+(:func:`write`) so that a process parses only the positions it plays; that stored
+table is what ``standard`` plays and what the best response measures.
 
 Pure Python, no dependencies: the engines and bots stay importable anywhere.
 """
@@ -96,27 +97,47 @@ def key_text(key: StateKey) -> str:
 
 
 def read(path: Path = DATA) -> dict:
-    """A stored solution as written (:func:`write`): the JSON document itself."""
+    """A stored solution as written (:func:`write`): the whole JSON document, every
+    position's strategy parsed (the solver's and the tools' use; a bot reads one
+    position at a time, :func:`stored_strategy`)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+        document = json.loads(fh.readline())
+        document["strategies"] = {}
+        for line in fh:
+            entry = json.loads(line)
+            document["strategies"][entry["position"]] = entry["strategy"]
+    return document
 
 
 @cache
 def load() -> dict[str, object]:
-    """The stored solution: ``values``, ``strategies`` ((a, b) -> state text -> hand
-    index as text -> [[action, thousandths], ...], as stored: a row is turned into
-    probabilities only when a decision reads it, which keeps loading to the JSON
-    parse) and ``memory`` (total dice -> the bids a position's state remembers
-    besides the one on the table)."""
-    raw = read(DATA)
-    strategies = {tuple(map(int, key.split(","))): states
-                  for key, states in raw["strategies"].items()}
-    values = {tuple(map(int, k.split(","))): v for k, v in raw["values"].items()}
-    meta = raw.get("meta", {})
+    """What every decision needs of the stored solution, without its strategies:
+    ``values`` ((a, b) -> the opener's win probability), ``meta``, and ``memory``
+    (total dice -> the bids a position's state remembers besides the one on the
+    table). The first line of the file holds them."""
+    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
+        head = json.loads(fh.readline())
+    values = {tuple(map(int, k.split(","))): v for k, v in head["values"].items()}
+    meta = head.get("meta", {})
     memory = meta.get("memory", 0)
     by_total = ({int(t): int(m) for t, m in memory.items()} if isinstance(memory, dict)
-                else {a + b: int(memory) for a, b in strategies})  # one for every position
-    return {"values": values, "strategies": strategies, "meta": meta, "memory": by_total}
+                else {a + b: int(memory) for a, b in values})  # one for every position
+    return {"values": values, "meta": meta, "memory": by_total}
+
+
+@cache
+def stored_strategy(a: int, b: int) -> dict[str, dict[str, list[list[int]]]]:
+    """Position (a, b)'s stored strategy: state text -> hand index as text ->
+    [[action, thousandths], ...], as stored (a row becomes probabilities only when
+    a decision reads it). Only this position's line is parsed: the whole table is
+    15 MB of JSON and over 200 MB once parsed, while ``standard`` plays 3 of its 9
+    positions, the smallest (docs/bots.md)."""
+    prefix = json.dumps({"position": f"{a},{b}"}, separators=(",", ":"))[:-1] + ","
+    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith(prefix):
+                return json.loads(line)["strategy"]
+    raise KeyError(f"no stored strategy for {a} v {b}")
 
 
 Policy = Callable[[tuple[int, ...], int, int], Pairs]
@@ -142,8 +163,7 @@ def policy_from(a: int, b: int, table: dict[str, dict[str, list[list[int]]]], me
 @cache
 def stored_policy(a: int, b: int) -> Policy:
     """The stored strategy of position (a, b)."""
-    stored = load()
-    return policy_from(a, b, stored["strategies"][(a, b)], stored["memory"][a + b])
+    return policy_from(a, b, stored_strategy(a, b), load()["memory"][a + b])
 
 
 def fallback(total: int, key: StateKey, k: int, hand: int) -> Pairs:
@@ -206,9 +226,16 @@ def quantise(sums: list[float], codes: tuple[int, ...], drop: float = 0.005
 
 
 def write(document: dict, path: Path = DATA) -> None:
-    """Byte-for-byte reproducible: sorted keys, no gzip timestamp."""
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"))
+    """Byte-for-byte reproducible (sorted keys, no gzip timestamp), one JSON document
+    per line: first everything but the strategies, then one line per position,
+    ``{"position": "a,b", "strategy": ...}``, so a reader parses only the positions
+    it plays (:func:`stored_strategy`)."""
+    head = {k: v for k, v in document.items() if k != "strategies"}
+    lines = [json.dumps(head, sort_keys=True, separators=(",", ":"))]
+    lines += [json.dumps({"position": name, "strategy": strategy}, sort_keys=True,
+                         separators=(",", ":"))
+              for name, strategy in sorted(document["strategies"].items())]
     with open(path, "wb") as raw, gzip.GzipFile(
         filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9
     ) as fh:
-        fh.write(text.encode())
+        fh.write("\n".join(lines).encode() + b"\n")

@@ -4,6 +4,7 @@ exploitability.py)."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import random
@@ -151,8 +152,27 @@ def test_quantise_sums_to_a_thousand_and_drops_tiny_actions():
 
 def test_every_position_is_stored_with_a_value():
     stored = E.load()
-    assert sorted(stored["strategies"]) == sorted(POSITIONS)
+    assert sorted(stored["values"]) == sorted(POSITIONS)
     assert all(0.0 < stored["values"][p] < 1.0 for p in POSITIONS)
+
+
+def test_a_position_is_read_alone_and_as_the_whole_document_has_it():
+    """One line per position after the head, so a bot parses only what it plays
+    (ld_endgame.stored_strategy); the solver's read() gives the whole document."""
+    with gzip.open(E.DATA, "rt", encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    assert len(lines) == 1 + len(POSITIONS)
+    assert "strategies" not in json.loads(lines[0])
+    whole = E.read()
+    for a, b in POSITIONS:
+        assert E.stored_strategy(a, b) == whole["strategies"][f"{a},{b}"]
+    with pytest.raises(KeyError):
+        E.stored_strategy(4, 4)
+
+
+def test_the_stored_file_is_written_back_byte_for_byte(tmp_path):
+    E.write(E.read(), tmp_path / "again.json.gz")
+    assert (tmp_path / "again.json.gz").read_bytes() == E.DATA.read_bytes()
 
 
 @pytest.mark.parametrize("position", POSITIONS)
@@ -162,7 +182,7 @@ def test_stored_strategies_are_distributions_over_legal_actions(position):
     a, b = position
     stored = E.load()
     nbids = 6 * (a + b)
-    for state, by_hand in stored["strategies"][position].items():
+    for state, by_hand in E.stored_strategy(a, b).items():
         found = re.fullmatch(r"((?:\d+\.)*\d+)?([wn])([01])", state)
         assert found, state
         bids = [int(x) for x in found[1].split(".")] if found[1] else []
