@@ -24,6 +24,8 @@ tournaments, first against ``smart`` (bench/bench_ludo.py), then ``risk`` and
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..ludo_geometry import BASE, GEOMETRIES
 from . import Bot, register
 
@@ -46,39 +48,35 @@ def _sums(rolls):
     return sums
 
 
-# For each sequence: a bitmask of the distances a token on the loop can cover, and
-# of those a token in base can cover (a 6 spent to come out onto its start square,
-# then some of the rest).
-SEQUENCES = []
-for _rolls, _prob in _roll_sequences():
-    _loop = sum(1 << d for d in _sums(_rolls))
-    _base = 0
-    if 6 in _rolls:
-        _rest = list(_rolls)
-        _rest.remove(6)
-        _base = sum(1 << d for d in _sums(_rest))
-    SEQUENCES.append((_loop, _base, _prob))
+def _sequence_masks():
+    """For each sequence: a bitmask of the distances a token on the loop can cover,
+    of those a token in base can cover (a 6 spent to come out onto its start
+    square, then some of the rest), and the sequence's probability."""
+    masks = []
+    for rolls, prob in _roll_sequences():
+        rest = list(rolls)
+        if 6 in rest:
+            rest.remove(6)
+            from_base = sum(1 << d for d in _sums(rest))
+        else:
+            from_base = 0
+        masks.append((sum(1 << d for d in _sums(rolls)), from_base, prob))
+    return tuple(masks)
 
-_HIT_CACHE: dict[tuple[int, int], float] = {}
+
+SEQUENCES = _sequence_masks()
 
 
+@cache
 def hit_chance(behind: int, from_base: int) -> float:
     """Probability that one opponent hits a token during its next turn, if it takes
     every capture its rolls allow (a generic opponent, not any kind in particular;
     every roll is assumed to find a token to move). ``behind`` is a bitmask of the distances (1..18)
     at which its tokens stand behind the token on the loop; ``from_base`` is the
     distance from its start square to the token (0 when it has no token in base or
-    the token is out of its reach from the start)."""
-    key = (behind, from_base)
-    chance = _HIT_CACHE.get(key)
-    if chance is None:
-        base_bit = 1 << from_base if from_base else 0
-        chance = sum(
-            prob for loop, base, prob in SEQUENCES
-            if loop & behind or base & base_bit
-        )
-        _HIT_CACHE[key] = chance
-    return chance
+    the token is out of its reach from the start). Cached: few patterns occur."""
+    base_bit = 1 << from_base if from_base else 0
+    return sum(prob for loop, base, prob in SEQUENCES if loop & behind or base & base_bit)
 
 
 def chance_to_hit(tables, arm: int, tokens, square: int) -> float:

@@ -9,8 +9,10 @@ from dataclasses import replace
 import pytest
 
 from games.bots import make_bot
+from games.bots.ludo import chance_to_hit, hit_before_my_turn, hit_chance
 from games.fairness import DiceStream, simulated_seeds
 from games.ludo import GAME
+from games.ludo_geometry import GEOMETRIES
 from games.simulate import play_game, run_tournament
 
 
@@ -151,8 +153,6 @@ ONE_ROLL = 1 / 6 + 1 / 36 + 1 / 216  # r itself, after one 6, after two 6s
 
 
 def test_hit_chance_of_one_token_behind():
-    from games.bots.ludo import hit_chance
-
     assert hit_chance(1 << 3, 0) == pytest.approx(ONE_ROLL)  # a 3, whatever came before
     assert hit_chance(1 << 6, 0) == pytest.approx(5 / 36 + 5 / 216)  # 6 r, 6 6 r
     assert hit_chance(1 << 9, 0) == pytest.approx(1 / 36 + 1 / 216)  # 6 3, 6 6 3
@@ -161,8 +161,6 @@ def test_hit_chance_of_one_token_behind():
 
 
 def test_hit_chance_counts_each_roll_once():
-    from games.bots.ludo import hit_chance
-
     # Tokens 1 and 2 behind: a 1 or a 2 hits (never both); not the sum of two 1/6s
     # multiplied out as if they were separate chances.
     assert hit_chance((1 << 1) | (1 << 2), 0) == pytest.approx(2 * ONE_ROLL)
@@ -171,17 +169,12 @@ def test_hit_chance_counts_each_roll_once():
 
 
 def test_hit_chance_from_base_needs_a_six_first():
-    from games.bots.ludo import hit_chance
-
     assert hit_chance(0, 3) == pytest.approx(1 / 36 + 1 / 216)  # 6 3, 6 6 3
     assert hit_chance(0, 7) == pytest.approx(1 / 216)  # 6 6 1: out, then 6 + 1
     assert hit_chance(0, 13) == 0
 
 
 def test_hit_before_my_turn_on_a_constructed_position():
-    from games.bots.ludo import hit_before_my_turn, hit_chance
-    from games.ludo_geometry import GEOMETRIES
-
     tables = GEOMETRIES["square"].tables
     arms = (0, 1, 2, 3)
     # Seat 0's token on square 20. Seat 1 (start square 13) has a token 3 behind
@@ -198,9 +191,6 @@ def test_hit_before_my_turn_on_a_constructed_position():
 
 
 def test_chance_to_hit_reads_a_seats_tokens_and_base():
-    from games.bots.ludo import chance_to_hit
-    from games.ludo_geometry import GEOMETRIES
-
     tables = GEOMETRIES["square"].tables
     # Arm 0 (start square 0): a token on square 10 is 4 behind square 14.
     assert chance_to_hit(tables, 0, (10, -1, -1, -1), 14) == pytest.approx(ONE_ROLL)
