@@ -118,11 +118,9 @@ def load() -> dict[str, object]:
     with gzip.open(DATA, "rt", encoding="utf-8") as fh:
         head = json.loads(fh.readline())
     values = {tuple(map(int, k.split(","))): v for k, v in head["values"].items()}
-    meta = head.get("meta", {})
-    memory = meta.get("memory", 0)
-    by_total = ({int(t): int(m) for t, m in memory.items()} if isinstance(memory, dict)
-                else {a + b: int(memory) for a, b in values})  # one for every position
-    return {"values": values, "meta": meta, "memory": by_total}
+    meta = head["meta"]
+    memory = {int(total): int(kept) for total, kept in meta["memory"].items()}
+    return {"values": values, "meta": meta, "memory": memory}
 
 
 @cache
