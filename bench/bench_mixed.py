@@ -42,6 +42,7 @@ REPO = base.REPO
 THINK = (0.8, 3.0)  # seconds a human looks at the table before acting
 TURN_SECONDS = 10.0  # every turn, so a lagging server meets real deadlines
 PING_EVERY = 25.0
+PINGS_TOGETHER = False  # --pings together
 REMATCH_AFTER = 1.0
 # game, seats, computer seats (the rest are humans who act)
 MIX = [("liars_dice", 4, 1), ("ludo", 4, 1), ("snakes", 4, 1), ("ludo", 6, 2)]
@@ -242,17 +243,28 @@ async def connect(server: base.Server, code: str, key: str):
 
 
 async def pinger(sockets_of, until: float) -> None:
-    """Every socket pings every 25 s, at its own phase, as the pages do."""
+    """Every socket pings every 25 s, each at its own phase, as pages that
+    opened at different times do. (All at one phase is the minute after a
+    server restart, when every page reconnects at once: ``--pings together``.)"""
     loop = asyncio.get_running_loop()
-    phase = random.uniform(0, PING_EVERY)
-    await asyncio.sleep(phase)
+    phases: dict[int, float] = {}
+    start = loop.time()
     while loop.time() < until:
+        due = []
         for ws in sockets_of():
+            own = 0.0 if PINGS_TOGETHER else random.uniform(0, PING_EVERY)
+            due.append((phases.setdefault(id(ws), own), ws))
+        due.sort(key=lambda item: item[0])
+        for phase, ws in due:
+            wait = start + phase - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
             try:
                 await ws.send('{"type":"ping"}')
             except Exception:  # noqa: BLE001 - a closed socket pings no more
                 pass
-        await asyncio.sleep(PING_EVERY)
+        start += PING_EVERY
+        await asyncio.sleep(max(0.0, start - loop.time()))
 
 
 async def spectate(server, code: str, key: str, until: float, figures: Figures) -> None:
@@ -422,7 +434,7 @@ def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def main() -> int:
-    global TURN_SECONDS
+    global TURN_SECONDS, PINGS_TOGETHER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=0,
                         help="one level of this many tables (default: the sweep)")
@@ -432,6 +444,9 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=2, help="daphne processes")
     parser.add_argument("--turn-seconds", type=float, default=TURN_SECONDS,
                         help="every turn's time (humans think 0.8-3 s)")
+    parser.add_argument("--pings", choices=["spread", "together"], default="spread",
+                        help="each socket's pings at its own phase (default), or all at once "
+                             "as after a server restart")
     parser.add_argument("--past", type=float, default=2.5,
                         help="after the sweep, a run at this multiple of the sustainable load")
     parser.add_argument("--quick", action="store_true",
@@ -439,6 +454,7 @@ def main() -> int:
                         help="sweep from 10 tables, 12 s each, at most 3 levels")
     args = parser.parse_args()
     TURN_SECONDS = args.turn_seconds
+    PINGS_TOGETHER = args.pings == "together"
     if args.quick:
         args.start, args.duration = 10, 12.0
         args.max_tables = min(args.max_tables, 25)
@@ -451,7 +467,8 @@ def main() -> int:
           f"{Path('/proc/loadavg').read_text().split()[0]} before the run; {args.processes} "
           f"daphne processes; mix {', '.join(label(g, s) for g, s, _ in MIX)} "
           f"(+ 1 idle Snakes table in {IDLE_EVERY}); turns {TURN_SECONDS:g} s, humans think "
-          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s", flush=True)
+          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; pings every {PING_EVERY:g} s, "
+          f"{'all at once' if PINGS_TOGETHER else 'each socket at its own phase'}", flush=True)
 
     first = 0
     results: list[tuple[int, dict]] = []
