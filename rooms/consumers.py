@@ -25,7 +25,7 @@ from django.utils import translation
 from config.clients import scope_address, scope_language, socket_origin_matches
 from games.registry import declaration
 
-from . import clock, codes, errors, guessing, publish, services, ticker
+from . import clock, codes, errors, guessing, publish, seen, services, ticker
 from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
 from .selectors import device_json, device_seat_shown, owner_tag
@@ -298,12 +298,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _still_here(self) -> None:
         """Any message from the page, not only a ping, shows the player is
-        here (models.Seat.connected); written at most every SEEN_EVERY s.
-        Actions write it with their own move (rooms.services.presence.seen)."""
+        here (models.Seat.connected); written at most every SEEN_EVERY s, with
+        the other sockets' marks (rooms.seen). Actions write it with their own
+        move (rooms.services.presence.seen)."""
         now = time.monotonic()
         if self.room_id is not None and now - self.seen_at >= services.SEEN_EVERY:
             self.seen_at = now
-            await database_sync_to_async(services.seat_seen)(self.code, self.actor())
+            await seen.writer(database_sync_to_async).mark(self.code, self.session_key)
 
     async def _call(self, service, *args):
         return await database_sync_to_async(service)(self.code, self.actor(), *args)

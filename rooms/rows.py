@@ -16,7 +16,7 @@ commit that released the lock.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.db import connection
@@ -179,22 +179,50 @@ def _rows(psycopg_cursor) -> list[tuple]:
     return psycopg_cursor.fetchall() if result is not None and result.nfields else []
 
 
-@cache
-def _seen_statement() -> str:
+# Pairs per presence UPDATE: a burst of pings is written in a few statements.
+SEEN_PAIRS_PER_STATEMENT = 500
+
+
+@lru_cache(maxsize=64)
+def _seen_statement(pairs: int) -> str:
     rooms, seats = table(Room), table(Seat)
+    values = ", ".join(["(%s, %s)"] * pairs)
     return (f"UPDATE {seats.name} SET {seats.quoted('last_seen')} = %s "
-            f"WHERE {seats.quoted('session_key')} = %s AND {seats.quoted('kind')} = %s "
-            f"AND {seats.quoted('room')} = (SELECT id FROM {rooms.name} "
-            f"WHERE {rooms.quoted('code')} = %s AND {rooms.quoted('status')} <> %s)")
+            f"WHERE {seats.quoted('kind')} = %s AND id IN ("
+            f"SELECT s.id FROM {seats.name} s JOIN {rooms.name} r ON r.id = s.room_id "
+            f"WHERE r.{rooms.quoted('status')} <> %s "
+            f"AND (r.{rooms.quoted('code')}, s.{seats.quoted('session_key')}) "
+            f"IN (VALUES {values}))")
 
 
-def mark_seen(code: str, session_key: str, when) -> None:
-    """The human seat of ``session_key`` in the open room ``code`` was seen at
-    ``when``: one UPDATE, no lock (rooms.services.presence.seat_seen). Written
-    here because the ORM compiling it cost ~1.3 ms of CPU per ping."""
+# A presence write waits this long at most for a seat row a command holds.
+# Its UPDATE locks seats of many rooms at once, which a command writing two
+# seats of one room in the other order could deadlock with; the presence
+# write then gives way long before PostgreSQL's deadlock check (1 s) could
+# pick the command as its victim, and is written again (rooms.seen).
+SEEN_LOCK_TIMEOUT = "200ms"
+
+
+def mark_seen(pairs: list[tuple[str, str]], when) -> None:
+    """The human seats of each (room code, session key) in ``pairs`` were seen
+    at ``when``, in open rooms only: one UPDATE per SEEN_PAIRS_PER_STATEMENT
+    pairs and no room lock, in one transaction of its own
+    (rooms.services.presence.seats_seen). Written here because the ORM
+    compiling it cost ~1.3 ms of CPU per ping, and batched because a burst of
+    pings (the pages of a restarted server reconnect together and then ping
+    together every 25 s) queued one statement each in front of the moves
+    (docs/performance.md)."""
     seat_field = Seat._meta.get_field("last_seen")
-    run([(_seen_statement(), [seat_field.get_db_prep_save(when, connection), session_key,
-                              Seat.Kind.HUMAN.value, code, Room.Status.CLOSED.value])])
+    head = [seat_field.get_db_prep_save(when, connection), Seat.Kind.HUMAN.value,
+            Room.Status.CLOSED.value]
+    statements = []
+    if connection.vendor == "postgresql":
+        statements.append((f"SET LOCAL lock_timeout = '{SEEN_LOCK_TIMEOUT}'", []))
+    for start in range(0, len(pairs), SEEN_PAIRS_PER_STATEMENT):
+        chunk = pairs[start:start + SEEN_PAIRS_PER_STATEMENT]
+        statements.append((_seen_statement(len(chunk)),
+                           head + [value for pair in chunk for value in pair]))
+    run(statements, end_transaction=True)
 
 
 def save_fields(obj: Model, field_names: list[str]) -> None:

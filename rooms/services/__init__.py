@@ -70,7 +70,13 @@ from .play import (
     room_start_now,
     seat_reclaim,
 )
-from .presence import SEEN_EVERY, connection_closed, connection_opened, seat_seen
+from .presence import (
+    SEEN_EVERY,
+    connection_closed,
+    connection_opened,
+    seat_seen,
+    seats_seen,
+)
 from .upkeep import room_close, rooms_expire
 
 __all__ = [
@@ -85,5 +91,6 @@ __all__ = [
     "log_table_event", "open_seat", "options_set", "play_now", "rearm", "room_autostart",
     "room_close", "room_create", "room_get", "room_start_now", "rooms_expire", "seat_bot",
     "seat_index_of",
-    "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seat_seen", "snapshot_for",
+    "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seat_seen", "seats_seen",
+    "snapshot_for",
 ]

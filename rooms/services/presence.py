@@ -49,10 +49,19 @@ def seen(seat: Seat, change: Change) -> None:
 
 
 def seat_seen(code: str, actor: Actor) -> None:
-    """A message from a seated page: the player is still here. Cheap: one
-    UPDATE, no lock, no version bump; the consumer calls it at most every
-    SEEN_EVERY seconds per connection."""
-    rows.mark_seen(codes.normalize(code), actor.session_key, clock.now())
+    """A message from a seated page: the player is still here."""
+    seats_seen([(code, actor.session_key)])
+
+
+@transaction.atomic
+def seats_seen(pairs: list[tuple[str, str]]) -> None:
+    """Messages from seated pages, as (room code, session key): their players
+    are still here. Cheap: one UPDATE for them all, no lock, no version bump;
+    the consumers mark each connection at most every SEEN_EVERY seconds and
+    write a process's marks together (rooms.seen)."""
+    if pairs:
+        rows.mark_seen(sorted({(codes.normalize(code), key) for code, key in pairs}),
+                       clock.now())
 
 
 @transaction.atomic
