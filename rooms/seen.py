@@ -5,7 +5,7 @@ Every message from a seated page renews its seat's ``last_seen``
 UPDATE per mark, each in the queue of the command threads, let a burst of
 pings delay the moves behind them by hundreds of milliseconds: the pages of a
 restarted server reconnect together and from then on ping together every 25 s
-(docs/performance.md, "The mixed load"). So the marks of one event loop are
+(docs/performance.md, "Pings together"). So the marks of one event loop are
 written by one writer: the first mark starts a write at once, marks that
 arrive while it runs wait for the next, which takes them all in one statement.
 A page's mark is written before its message is answered (a pong means the
