@@ -73,6 +73,13 @@ def keep_connection_if_healthy() -> None:
             connection.close()
 
 
+def _connection_lost() -> bool:
+    """Whether this thread's database connection has gone (psycopg marks one
+    the server closed as closed)."""
+    raw = connection.connection
+    return raw is None or raw.closed
+
+
 class CommandSyncToAsync(SyncToAsync):
     """``sync_to_async`` into the command threads, keeping their connections.
 
@@ -87,7 +94,9 @@ class CommandSyncToAsync(SyncToAsync):
         try:
             return super().thread_handler(loop, *args, **kwargs)
         except (OperationalError, InterfaceError):
-            if not kept:
+            # Only a connection that is gone: an error on a live one (a lock
+            # timeout, a deadlock) is the command's own and is not run again.
+            if not kept or not _connection_lost():
                 raise
             log.warning("a kept database connection had gone; the command runs again")
             connection.close()

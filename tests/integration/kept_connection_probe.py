@@ -1,7 +1,10 @@
 """Run in its own process on PostgreSQL by test_kept_connection.py: a command
 thread keeps its connection between commands, and when PostgreSQL has closed
 that connection meanwhile (here: pg_terminate_backend, as a restart would) the
-next command still succeeds, on a fresh one. Prints the backend pids as JSON."""
+next command still succeeds, on a fresh one; but a command that fails on a
+live connection (here: a statement timeout) is not run again, and the
+connection is kept. Prints the backend pids and the failing command's runs as
+JSON."""
 
 import asyncio
 import json
@@ -13,7 +16,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
-from django.db import connection  # noqa: E402
+from django.db import OperationalError, connection, transaction  # noqa: E402
 
 from rooms.consumers import CommandSyncToAsync  # noqa: E402
 from rooms.models import Room  # noqa: E402
@@ -24,6 +27,17 @@ def command() -> int:
     return connection.connection.info.backend_pid
 
 
+failing_runs: list[int] = []
+
+
+def failing_command() -> None:
+    connection.ensure_connection()
+    failing_runs.append(connection.connection.info.backend_pid)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL statement_timeout = '10ms'")
+        cursor.execute("SELECT pg_sleep(5)")
+
+
 def terminate(pid: int) -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
@@ -31,14 +45,21 @@ def terminate(pid: int) -> bool:
 
 
 async def main() -> dict:
-    run = CommandSyncToAsync(command, thread_sensitive=False, executor=ThreadPoolExecutor(1))
+    thread = ThreadPoolExecutor(1)
+    run = CommandSyncToAsync(command, thread_sensitive=False, executor=thread)
     first = await run()
     kept = await run()
     terminated = await asyncio.to_thread(terminate, kept)  # from another connection
     after = await run()
     again = await run()
+    try:
+        await CommandSyncToAsync(failing_command, thread_sensitive=False, executor=thread)()
+        failed_with = None
+    except OperationalError as exc:
+        failed_with = type(exc.__cause__).__name__
     return {"first": first, "kept": kept, "terminated": terminated, "after": after,
-            "again": again}
+            "again": again, "failed_with": failed_with, "failing_runs": failing_runs,
+            "after_failure": await run()}
 
 
 print(json.dumps(asyncio.run(main())))

@@ -18,3 +18,10 @@ def test_a_kept_connection_that_died_is_replaced_without_an_error(postgres_servi
     assert pids["terminated"]
     assert pids["after"] != pids["kept"]  # ran, on a fresh connection
     assert pids["again"] == pids["after"]  # which is kept in turn
+
+
+def test_a_command_that_fails_on_a_live_connection_runs_once(postgres_service):
+    result = run_probe("kept_connection_probe", postgres_service)
+    assert result["failed_with"] == "QueryCanceled"
+    assert result["failing_runs"] == [result["again"]]  # once, on the kept connection
+    assert result["after_failure"] == result["again"]  # still kept: it is usable
