@@ -116,16 +116,32 @@ def database_sync_to_async(func):
     return CommandSyncToAsync(func, thread_sensitive=False, executor=_DB_THREADS)
 
 
+async def _ensure_session(session) -> str:
+    """The socket's session key, saving a new session first. A returning page
+    brings its key in the cookie: no trip to a database thread for it."""
+    if session.session_key:
+        return session.session_key
+    return await _save_session(session)
+
+
 @database_sync_to_async
-def _ensure_session(session) -> str:
-    if not session.session_key:
-        session.save()
+def _save_session(session) -> str:
+    session.save()
     return session.session_key
 
 
 @database_sync_to_async
 def _snapshot(code: str, session_key: str, showing: int | None = None) -> dict[str, Any]:
     return services.snapshot_for(code, session_key, showing)
+
+
+@database_sync_to_async
+def _opened(code: str, actor: services.Actor, showing: int | None) -> dict[str, Any]:
+    """A page connected: its seats are present, and here is its snapshot. One
+    trip to a database thread where there were two: after a restart every page
+    connects at once (docs/performance.md, "Pings together")."""
+    services.connection_opened(code, actor)
+    return services.snapshot_for(code, actor.session_key, showing)
 
 
 def _decode(text_data: str | None) -> dict[str, Any]:
@@ -228,8 +244,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.secret_hands = declaration(room.game).secret_hands
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
         self.joined_group_at = time.monotonic()
-        await database_sync_to_async(services.connection_opened)(self.code, self.actor())
-        await self._send(await _snapshot(self.code, self.session_key, self.showing))
+        await self._send(await _opened(self.code, self.actor(), self.showing))
         ticker.ensure_started()
 
     async def disconnect(self, code: int) -> None:
