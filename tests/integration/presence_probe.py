@@ -19,14 +19,7 @@ from django.db import OperationalError, connection  # noqa: E402
 
 from rooms import clock, services  # noqa: E402
 from rooms.models import Seat  # noqa: E402
-
-sent: list[str] = []
-_exec_command = psycopg.Connection._exec_command
-
-
-def counting(self, command, *args, **kwargs):
-    sent.append(bytes(command).decode().split()[0])
-    return _exec_command(self, command, *args, **kwargs)
+from tests.integration.psycopg_commands import commands_psycopg_sends  # noqa: E402
 
 
 def actor(name: str) -> services.Actor:
@@ -55,13 +48,11 @@ def main() -> None:
     Seat.objects.filter(room__in=rooms).update(last_seen=long_ago)
     out = {}
 
-    psycopg.Connection._exec_command = counting
-    services.seats_seen([(first.code.lower(), host1.session_key),
-                         (second.code, guest2.session_key),
-                         (closed.code, guest3.session_key),
-                         (first.code, "a session with no seat")])
-    psycopg.Connection._exec_command = _exec_command
-    out["sent"], sent[:] = list(sent), []
+    with commands_psycopg_sends() as out["sent"]:
+        services.seats_seen([(first.code.lower(), host1.session_key),
+                             (second.code, guest2.session_key),
+                             (closed.code, guest3.session_key),
+                             (first.code, "a session with no seat")])
     out["renewed"] = renewed(rooms, long_ago)
 
     # A command holds the guest's seat row of the first room (its lock, then

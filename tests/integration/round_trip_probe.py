@@ -12,19 +12,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
-import psycopg  # noqa: E402
 from django.db import transaction  # noqa: E402
 
 from rooms import errors, services  # noqa: E402
 from rooms.models import MoveLog, Room  # noqa: E402
-
-sent: list[str] = []
-_exec_command = psycopg.Connection._exec_command
-
-
-def counting(self, command, *args, **kwargs):
-    sent.append(bytes(command).decode().split()[0])
-    return _exec_command(self, command, *args, **kwargs)
+from tests.integration.psycopg_commands import commands_psycopg_sends  # noqa: E402
 
 
 def main() -> None:
@@ -34,27 +26,24 @@ def main() -> None:
     services.seat_join(room.code, guest)
     services.game_start(room.code, host)
     room.refresh_from_db()
-    psycopg.Connection._exec_command = counting
     out = {}
-    with transaction.atomic():
+    with commands_psycopg_sends() as out["plain_atomic"], transaction.atomic():
         Room.objects.filter(pk=room.pk).count()
-    out["plain_atomic"], sent[:] = list(sent), []
     moves_before = MoveLog.objects.filter(game__room=room).count()
     turn = services.current_game(room).turn_seat
-    services.game_action(room.code, host if turn == 0 else guest, room.version,
-                         {"type": "roll"})
-    out["move"], sent[:] = list(sent), []
+    with commands_psycopg_sends() as out["move"]:
+        services.game_action(room.code, host if turn == 0 else guest, room.version,
+                             {"type": "roll"})
     room_after = Room.objects.get(pk=room.pk)
     out["version_moved"] = room_after.version - room.version
     out["moves_logged"] = MoveLog.objects.filter(game__room=room).count() - moves_before
-    try:
-        services.game_action(room.code, host, room.version, {"type": "roll"})  # stale
-        out["stale_refused"] = False
-    except errors.StaleVersion:
-        out["stale_refused"] = True
-    out["refused"], sent[:] = list(sent), []
+    with commands_psycopg_sends() as out["refused"]:
+        try:
+            services.game_action(room.code, host, room.version, {"type": "roll"})  # stale
+            out["stale_refused"] = False
+        except errors.StaleVersion:
+            out["stale_refused"] = True
     out["version_after_refusal"] = Room.objects.get(pk=room.pk).version - room_after.version
-    psycopg.Connection._exec_command = _exec_command
     services.room_close(room.id, reason="The probe is over")
     print(json.dumps(out))
 
