@@ -1,8 +1,10 @@
 /* The room page, part 3: the socket and versioning.
 
    The server is the only authority (docs/protocol.md). The page keeps the last
-   snapshot and `version` (store.js), redraws from it, and sends intentions. On a
-   version gap it reconnects, which brings a fresh snapshot. It reconnects on its
+   snapshot and `version` (store.js), redraws from it, and sends intentions. An
+   update that skips a version waits a moment for the missing one (a busy server
+   can publish a table's moves out of order); if it does not come, the page
+   reconnects, which brings a fresh snapshot. It reconnects on its
    own with backoff (0.5 s doubling to 8 s, with jitter) and says so on screen;
    actions are disabled while it is not connected. After each snapshot or update
    is applied and drawn, the page dispatches `kg:update` (described in store.js). */
@@ -12,6 +14,11 @@
   var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
   // A seated page's messages keep its seat "present"; a seat silent for 40 s counts as away.
   var PING_EVERY = 25000, PONG_WITHIN = 8000;
+  // Past capacity two server processes can publish one table's moves out of
+  // order (docs/performance.md): an update that arrives before the one it
+  // follows waits this long for it, then the page reconnects for the truth.
+  R.REORDER_WAIT = 1500;
+  var early = {};  // version -> an update that came before the one it follows
 
   function wsUrl() {
     return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/rooms/" + R.CODE + "/";
@@ -115,6 +122,8 @@
     R.stop("pong");
     switch (msg.type) {
       case "snapshot":
+        early = {};
+        R.stop("reorder");
         S.attempt = 0;
         R.setNet("online");
         R.adopt(msg, []);
@@ -124,18 +133,22 @@
         R.announceUpdate([], false);
         break;
       case "update":
+        if (S.version !== null && msg.version <= S.version) return;  // an echo of something we have
         if (S.version !== null && msg.version !== S.version + 1) {
-          if (msg.version <= S.version) return;  // an echo of something we have
-          resync();                                // a gap: ask for the truth
+          early[msg.version] = msg;  // a gap: wait a moment for what it skipped
+          if (S.timers.reorder === undefined) {
+            R.after("reorder", function () { R.stop("reorder"); early = {}; resync(); }, R.REORDER_WAIT);
+          }
           return;
         }
-        S.pending = false;
-        var seatBefore = R.youSeat(), events = msg.events || [];
-        R.adopt(msg, events);
-        contribute();
-        R.describeEvents(events, seatBefore);
-        R.render(events);
-        R.announceUpdate(events, true);
+        applyUpdate(msg);
+        while (early[S.version + 1]) {
+          var next = early[S.version + 1];
+          delete early[next.version];
+          applyUpdate(next);
+        }
+        Object.keys(early).forEach(function (v) { if (+v <= S.version) delete early[v]; });
+        if (Object.keys(early).length === 0) R.stop("reorder");
         break;
       case "reaction":
         R.showReaction(msg.seat, msg.reaction);
@@ -150,6 +163,16 @@
       case "ok":
         break;
     }
+  }
+
+  function applyUpdate(msg) {
+    S.pending = false;
+    var seatBefore = R.youSeat(), events = msg.events || [];
+    R.adopt(msg, events);
+    contribute();
+    R.describeEvents(events, seatBefore);
+    R.render(events);
+    R.announceUpdate(events, true);
   }
 
   /* Fair dice (docs/protocol.md): once the room shows the commitment for the
