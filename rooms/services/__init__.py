@@ -74,7 +74,6 @@ from .presence import (
     SEEN_EVERY,
     connection_closed,
     connection_opened,
-    seat_seen,
     seats_seen,
 )
 from .upkeep import room_close, rooms_expire
@@ -91,6 +90,6 @@ __all__ = [
     "log_table_event", "open_seat", "options_set", "play_now", "rearm", "room_autostart",
     "room_close", "room_create", "room_get", "room_start_now", "rooms_expire", "seat_bot",
     "seat_index_of",
-    "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seat_seen", "seats_seen",
+    "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seats_seen",
     "snapshot_for",
 ]

@@ -48,11 +48,6 @@ def seen(seat: Seat, change: Change) -> None:
         change.seen = seat
 
 
-def seat_seen(code: str, actor: Actor) -> None:
-    """A message from a seated page: the player is still here."""
-    seats_seen([(code, actor.session_key)])
-
-
 @transaction.atomic
 def seats_seen(pairs: list[tuple[str, str]]) -> None:
     """Messages from seated pages, as (room code, session key): their players

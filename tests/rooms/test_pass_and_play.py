@@ -202,7 +202,8 @@ def test_timeouts_and_takeovers_count_per_seat_and_reclaim_names_the_seat():
     first = turn(room)
     counts = {0: 0, 1: 0, 2: 0}
     while seat(room, first).consecutive_timeouts < services.TIMEOUTS_FOR_TAKEOVER:
-        services.seat_seen(room.code, host)  # the phone's pings: every seat on it is here
+        # The phone's pings: every seat on it is here.
+        services.seats_seen([(room.code, host.session_key)])
         game_row = services.current_game(room)
         clock.advance((game_row.deadline - clock.now()).total_seconds() + 0.1)
         # Count the timeouts themselves: a seat that reached three before

@@ -557,7 +557,7 @@ def test_pings_keep_a_seat_present():
     room, host, guest = started()
     services.connection_opened(room.code, host)
     clock.advance(Seat.SILENT_AFTER_SECONDS - 10)
-    services.seat_seen(room.code, host)
+    services.seats_seen([(room.code, host.session_key)])
     clock.advance(20)
     assert Seat.objects.get(room=room, index=0).connected
 
@@ -566,12 +566,12 @@ def test_a_ping_renews_only_the_pinging_players_seat_and_never_in_a_closed_room(
     room, host, guest = started()
     before = {s.index: s.last_seen for s in Seat.objects.filter(room=room)}
     clock.advance(30)
-    services.seat_seen(room.code.lower(), guest)
+    services.seats_seen([(room.code.lower(), guest.session_key)])
     after = {s.index: s.last_seen for s in Seat.objects.filter(room=room)}
     assert after[0] == before[0] and after[1] > (before[1] or clock.now() - timedelta(days=1))
     services.room_close(room.id, reason="Closed by a moderator")
     clock.advance(30)
-    services.seat_seen(room.code, guest)
+    services.seats_seen([(room.code, guest.session_key)])
     assert Seat.objects.get(room=room, index=1).last_seen == after[1]
 
 

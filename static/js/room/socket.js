@@ -133,9 +133,9 @@
         R.announceUpdate([], false);
         break;
       case "update":
-        if (S.version !== null && msg.version <= S.version) return;  // an echo of something we have
         if (S.version !== null && msg.version !== S.version + 1) {
-          early[msg.version] = msg;  // a gap: wait a moment for what it skipped
+          if (msg.version <= S.version) return;  // an echo of something we have
+          early[msg.version] = msg;               // a gap: wait a moment for what it skipped
           if (S.timers.reorder === undefined) {
             R.after("reorder", function () { R.stop("reorder"); early = {}; resync(); }, R.REORDER_WAIT);
           }
