@@ -348,6 +348,9 @@ class Declaration:
     # Computer players as rated opponents: mu per kind (accounts_optional.ratings;
     # measured by scripts/calibrate_bot_ratings.py). A kind not listed counts as average.
     bot_ratings: dict[str, float] = field(default_factory=dict)
+    # The stronger kind a host may choose, or None: it thinks longer per move
+    # (a search on top of ``standard``), so it never fills seats or holds them.
+    expert_bot: str | None = None
     # Once only computers are left to be placed, play the rest in one command
     # (every roll still drawn and recorded): a Snakes winner need not watch a
     # hundred computer rolls. Games whose late decisions people watch keep the pace.

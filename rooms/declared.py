@@ -66,7 +66,7 @@ def for_pages() -> list[dict[str, Any]]:
 def client_facts() -> dict[str, dict[str, Any]]:
     """What the browser needs of each game, emitted once per page as
     ``<script type="application/json" id="kg-games">`` (templatetags/games.py):
-    its title (translated), the easier and the standard computer kinds, the
+    its title (translated), the easier, the standard and the expert computer kinds, the
     house rules a host may toggle (name, label, the engine's default), where its
     records hold dice (verify.js) and the replay's pace."""
     return {
@@ -74,6 +74,7 @@ def client_facts() -> dict[str, dict[str, Any]]:
             "title": _(declared.title),
             "slug": declared.slug,
             "easy_bot": declared.easy_bot,
+            "expert_bot": declared.expert_bot,
             "standard_bot": declared.standard_bot,
             "host_options": [{"name": r.name, "label": _(r.label),
                               "default": _default(declared, r.name)}

@@ -20,7 +20,7 @@ from openskill.models import PlackettLuce  # noqa: E402
 
 from games.simulate import simulate_record  # noqa: E402
 
-KINDS = {"liars_dice": ["random", "prob", "easy", "standard"],
+KINDS = {"liars_dice": ["random", "prob", "easy", "standard", "search"],
          "ludo": ["random", "smart", "standard"], "snakes": ["random", "standard"]}
 
 

@@ -369,3 +369,33 @@ def test_the_host_chooses_an_easier_computer_for_new_players(players, server):
         room_id(server, code),
     )
     assert kinds == [("easy",), ("easy",)]
+
+
+@pytest.mark.timeout(180)
+def test_the_host_chooses_an_expert_computer_where_the_game_has_one(players, server, screenshots):
+    """Liar's Dice offers a third level, the `search` computer that thinks longer;
+    Ludo, which has no expert kind declared, offers only the easier and the
+    standard one. Levels are listed easiest first, in the page's language."""
+    host = players("Nadia", "bn", PHONE)
+    host.start()
+    code = host.create_room("liars_dice", 3)
+    level = host.page.locator("#bot-level option")
+    expect(level).to_have_text(["সহজ", "পাকা খেলোয়াড়", "ওস্তাদ: একটু বেশি ভেবে চাল দেয়"])
+    expect(host.page.locator("#bot-level")).to_have_value("standard")
+    host.page.select_option("#bot-level", "search")
+    host.page.get_by_test_id("add-bot").first.click()
+    expect(host.page.locator(".seat-row[data-seat='1'] .tag")).to_have_text(["কম্পিউটার, ওস্তাদ"])
+    host.page.get_by_test_id("add-bot").first.click()
+    expect(host.page.get_by_test_id("start")).to_be_enabled()
+    host.shoot(screenshots, "lobby-expert-computer")
+    kinds = query(
+        server,
+        'SELECT bot_kind FROM rooms_seat WHERE room_id = ? AND kind = \'bot\' ORDER BY "index"',
+        room_id(server, code),
+    )
+    assert kinds == [("search",), ("search",)]
+
+    other = players("Rumi", "en", PHONE)
+    other.start()
+    other.create_room("ludo", 2)
+    expect(other.page.locator("#bot-level option")).to_have_text(["Easy", "Strong"])

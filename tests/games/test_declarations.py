@@ -38,6 +38,7 @@ def test_a_declaration_agrees_with_its_engine_and_bots(name):
     kinds = kinds_for(name)
     assert declared.standard_bot in kinds
     assert declared.easy_bot is None or declared.easy_bot in kinds
+    assert declared.expert_bot is None or declared.expert_bot in kinds
     assert declared.dice_shown in ("held", "rolled")
     options = {o.name for o in declared.engine.options}
     assert set(declared.house_rule_names) <= options

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from games.fairness import die
 from games.record import replay
+from games.registry import declaration
 from rooms import clock, codes, errors, rows, services, state
 from rooms.models import Game, MoveLog, Room, Seat
 from rooms.services import Actor
@@ -576,13 +577,17 @@ def test_a_ping_renews_only_the_pinging_players_seat_and_never_in_a_closed_room(
 
 
 @pytest.mark.slow  # whole games checked move by move: `make test`, not `make check`
-@pytest.mark.parametrize("game,seats", [("snakes", 3), ("liars_dice", 3), ("ludo", 2), ("ludo", 5)])
+@pytest.mark.parametrize("game,seats,kind", [
+    ("snakes", 3, None), ("liars_dice", 3, None), ("liars_dice", 3, "search"),
+    ("ludo", 2, None), ("ludo", 5, None),
+])
 def test_room_records_pass_the_independent_checker(
-    settings, game, seats, django_capture_on_commit_callbacks
+    settings, game, seats, kind, django_capture_on_commit_callbacks
 ):
     """A game played through the room layer — a human acting from their view,
-    computers in the other seats, a timeout and a takeover on the way — leaves a
-    record that the independent checker and our replayer both accept."""
+    computers (the standard kind, or the expert one a host may choose) in the
+    other seats, a timeout and a takeover on the way — leaves a record that the
+    independent checker and our replayer both accept."""
     import random
 
     from games.bots import make_bot
@@ -600,7 +605,7 @@ def test_room_records_pass_the_independent_checker(
     settings.KHELAGHOR_BOT_DELAY = 0
     room, host = new_room(game, seats)
     for _ in range(seats - 1):
-        services.bot_add(room.code, host)
+        services.bot_add(room.code, host, None, kind)
     committed(services.game_start, room.code, host)
     bot, rng = make_bot(game, "random"), random.Random(3)
     committed(fire, room)  # one timeout on the way
@@ -618,6 +623,8 @@ def test_room_records_pass_the_independent_checker(
     assert any(e["type"] == "timeout" for e in record["events"])
     assert check(record) is None, check(record)
     assert replay(record).placings == record["placings"]
+    computers = [s.get("bot") for s in record["seats"][1:]]
+    assert computers == [kind or declaration(game).standard_bot] * (seats - 1), computers
 
 
 def test_a_broadcast_failure_after_commit_does_not_undo_or_fail_the_move(

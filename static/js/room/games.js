@@ -3,7 +3,7 @@
    Titles, the easier computer kind and the house-rule switches the lobby shows,
    read from the game registry the page carries (<script type="application/json"
    id="kg-games">, rooms/declared.py client_facts: per game title, easy_bot,
-   host_options [{name, label, default}]). Nothing else in the room page names
+   expert_bot, host_options [{name, label, default}]). Nothing else in the room page names
    a game. */
 (function () {
   "use strict";
@@ -27,6 +27,11 @@
   R.easyBot = function (game) {
     var e = entry(game);
     return (e && e.easy_bot) || null;
+  };
+  /* The stronger kind a host may choose (it thinks longer), or null. */
+  R.expertBot = function (game) {
+    var e = entry(game);
+    return (e && e.expert_bot) || null;
   };
   /* House-rule switches: [{key, default, label}] (booleans, at private tables). */
   R.houseRules = function (game) {

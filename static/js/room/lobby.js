@@ -36,7 +36,6 @@
       el("p", { id: "copy-status", class: "hint", role: "status" })));
 
     // Who is here.
-    var easy = R.easyBot(room.game);
     var list = el("ul", { class: "seat-list", "aria-label": gettext("Seats") });
     seats.forEach(function (s) {
       var row = el("li", { class: "seat-row" + (s.seat === mine ? " is-you" : ""), "data-seat": s.seat },
@@ -44,7 +43,7 @@
         R.connDot(s),
         el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : R.nameOf(s.seat)),
         s.seat === 0 && s.kind === "human" ? el("span", { class: "tag" }, gettext("host")) : null,
-        s.kind === "bot" ? el("span", { class: "tag" }, easy && s.bot === easy ? gettext("computer, easy") : gettext("computer")) : null,
+        s.kind === "bot" ? el("span", { class: "tag" }, botTag(room, s.bot)) : null,
         // A phone, not words: at 360 px the name needs the room.
         s.on_device ? el("span", { class: "tag tag-device", "data-testid": "device-tag", role: "img",
           "aria-label": gettext("on this phone"), title: gettext("on this phone") }, "📱") : null,
@@ -153,9 +152,25 @@
           gettext("Add"))));
   }
 
+  /* The computer levels a host may choose for this game, easiest first: the
+     standard kind always, an easier and an expert one where the game has them. */
+  function botLevels(room) {
+    var easy = R.easyBot(room.game), expert = R.expertBot(room.game);
+    var levels = [];
+    if (easy) levels.push({ kind: easy, label: gettext("Easy"), tag: gettext("computer, easy") });
+    levels.push({ kind: "standard", label: gettext("Strong"), tag: gettext("computer") });
+    if (expert) levels.push({ kind: expert, label: gettext("Expert: thinks longer"), tag: gettext("computer, expert") });
+    return levels;
+  }
+
+  function botTag(room, kind) {
+    var level = botLevels(room).filter(function (l) { return l.kind === kind; })[0];
+    return level ? level.tag : gettext("computer");
+  }
+
   function botLevel(room) {
-    var easy = R.easyBot(room.game);
-    return S.botLevel && (S.botLevel === "standard" || S.botLevel === easy) ? S.botLevel : "standard";
+    var known = botLevels(room).some(function (l) { return l.kind === S.botLevel; });
+    return known ? S.botLevel : "standard";
   }
 
   function hostControls(room, open) {
@@ -168,12 +183,13 @@
       el("option", { value: "party", selected: room.pace === "party" }, gettext("Party: 30 seconds a move, for new players")));
     box.appendChild(el("label", { for: "pace-select" }, gettext("Pace")));
     box.appendChild(pace);
-    var easy = R.easyBot(room.game);
-    if (easy) {
-      // Two levels for new players: the strong `standard` computer, or an easier one.
-      var level = el("select", { id: "bot-level", "data-key": "bot-level", onchange: function () { S.botLevel = level.value; } },
-        el("option", { value: "standard", selected: botLevel(room) === "standard" }, gettext("Strong")),
-        el("option", { value: easy, selected: botLevel(room) !== "standard" }, gettext("Easy")));
+    var levels = botLevels(room);
+    if (levels.length > 1) {
+      // An easier computer for new players, the `standard` one, and where the
+      // game has one an expert that searches before it moves.
+      var chosen = botLevel(room);
+      var level = el("select", { id: "bot-level", "data-key": "bot-level", onchange: function () { S.botLevel = level.value; } });
+      levels.forEach(function (l) { level.appendChild(el("option", { value: l.kind, selected: l.kind === chosen }, l.label)); });
       box.appendChild(el("label", { for: "bot-level" }, gettext("Computer players")));
       box.appendChild(level);
     }
