@@ -357,6 +357,11 @@ KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
 # Seconds per decision at a normal table (party tables get twice as long). The
 # rules say 15; tests and benchmarks set less to see many timeouts quickly.
 KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
+# When no server process has run the turn clocks for longer than this many
+# seconds (all of them down, or the database away), the clocks pause for that
+# long: deadlines, quick play's countdowns and the away rule all move on by the
+# gap (rooms.services.clocks_beat). A rolling restart never pauses them; 0 never.
+KHELAGHOR_CLOCKS_PAUSE_AFTER = float(os.environ.get("KHELAGHOR_CLOCKS_PAUSE_AFTER", "10"))
 
 # Games beyond games/registry.py's list, as module names that declare one
 # (``DECLARATION``), comma-separated; registered when the rooms app starts.

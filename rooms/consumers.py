@@ -207,6 +207,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         publish.from_event_loop()
+        await ticker.clocks_ready()  # after a full restart: once the clocks paused
         # Channels activates no language: this socket's errors are written in the
         # language its page was (cookie, else Accept-Language), fixed at connect.
         self.language = scope_language(self.scope)

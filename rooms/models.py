@@ -276,3 +276,17 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+
+class SiteClock(models.Model):
+    """When the turn clocks last ran anywhere: one row, renewed about every second
+    by the ticker of every server process (rooms.ticker). A gap much longer than
+    that means no process ran them: every process was down (a full restart, a
+    reboot) or the database was away. The clocks pause for such a gap
+    (``services.clocks_beat``): nobody loses a turn, or a seat to a computer,
+    to a server that was not there."""
+
+    beat = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"turn clocks last ran {self.beat:%Y-%m-%d %H:%M:%S}"

@@ -18,6 +18,11 @@ rating was lost with a dead process (``ratings.rate_overdue``).
 
 Whenever the backend answers after failing (and once at start), every pending
 deadline is re-armed from the database: a restarted Redis has forgotten them.
+
+Every BEAT_SECONDS, and before anything else when the loop starts, it renews
+the site's clock beat (``services.clocks_beat``): if no process did for longer
+than ``KHELAGHOR_CLOCKS_PAUSE_AFTER``, the turn clocks pause for that gap, so a
+deadline that fell due while every server was down does not fire on restart.
 Several processes may run all of this at once: ``services.deadline_fire``
 acts only once per ``seq``, under the room's lock.
 """
@@ -52,16 +57,38 @@ OUTAGE_SWEEP_SECONDS = 0.5
 # call to the backend counts: firing what was claimed may be slow under load.
 STALLED_AFTER_SECONDS = 1.0
 EXPIRE_SECONDS = 600.0
+BEAT_SECONDS = 1.0
+
+# How long a new socket waits for this process's first beat (clocks_ready).
+FIRST_BEAT_WAIT_SECONDS = 5.0
 
 _task: asyncio.Task | None = None
+_first_beat: asyncio.Event | None = None
 
 
 def ensure_started() -> None:
     """Start the loop in this process once (again if its event loop changed)."""
-    global _task
+    global _task, _first_beat
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
+        _first_beat = asyncio.Event()
         _task = loop.create_task(run())
+
+
+async def clocks_ready() -> None:
+    """Until this process's first beat is made (at most FIRST_BEAT_WAIT_SECONDS;
+    at once where no ticker runs in this loop): a socket opened in the moment
+    after a full restart must not read, or set, a deadline that the pause is
+    about to move."""
+    task, event = _task, _first_beat
+    if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+        return
+    if event is None or event.is_set():
+        return
+    try:
+        await asyncio.wait_for(event.wait(), FIRST_BEAT_WAIT_SECONDS)
+    except TimeoutError:  # the database is away: the socket's own calls will say so
+        pass
 
 
 def fire(key: str, payload: int) -> None:
@@ -136,8 +163,27 @@ class Health:
 
 async def run() -> None:
     publish.from_event_loop()  # timeouts' broadcasts go straight to this loop
+    # The first beat pauses the clocks if every process was down, before any
+    # deadline can fire: until it is made (the database away), nothing fires.
+    while not await _beat():
+        await asyncio.sleep(OUTAGE_SWEEP_SECONDS)
+    if _first_beat is not None:
+        _first_beat.set()
     health = Health()
     await asyncio.gather(claim_loop(health), sweep_loop(health))
+
+
+async def _beat() -> bool:
+    try:
+        paused = await database_sync_to_async(services.clocks_beat)()
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # the database is away: the next beat measures the gap
+        log.exception("the turn clocks' beat failed")
+        return False
+    if paused:
+        log.warning("no server ran the turn clocks for %.1f s: they paused for as long", paused)
+    return True
 
 
 async def claim_loop(health: Health) -> None:
@@ -189,9 +235,11 @@ async def _sleep_until(next_at: float | None) -> None:
 
 
 async def sweep_loop(health: Health) -> None:
-    last_sweep = last_expire = time.monotonic()
+    last_sweep = last_expire = last_beat = time.monotonic()
     while True:
         now = time.monotonic()
+        if now - last_beat >= BEAT_SECONDS and await _beat():
+            last_beat = now
         degraded = health.degraded()
         try:
             if degraded or now - last_sweep >= SWEEP_SECONDS:

@@ -9,6 +9,12 @@ from tests import servers, services
 
 pytest_plugins = ["tests.fixtures"]
 
+# The turn clocks pause when no process has beaten for a while (rooms.services.
+# clocks_beat): tests stop and start servers, and move clocks, all the time, so
+# the pause is off here, in this process and in every server it starts; the tests
+# of the pause turn it on themselves.
+os.environ["KHELAGHOR_CLOCKS_PAUSE_AFTER"] = "0"
+
 
 def pytest_configure(config):
     # Under xdist each worker is its own process: give it its own PostgreSQL
@@ -29,6 +35,9 @@ def pytest_configure(config):
     # not committed (rooms/management/commands/js_catalogue.py): make sure it
     # exists and is current before any server or browser starts.
     _write_js_catalogues()
+    from django.conf import settings
+
+    settings.KHELAGHOR_CLOCKS_PAUSE_AFTER = 0.0  # read before this module set it
     if worker or not getattr(config.option, "numprocesses", None):
         # This process runs tests (an xdist controller only starts workers, which
         # must be measured): under coverage, measure only the site's subprocesses.

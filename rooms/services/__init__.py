@@ -76,14 +76,14 @@ from .presence import (
     connection_opened,
     seats_seen,
 )
-from .upkeep import room_close, rooms_expire
+from .upkeep import clocks_beat, room_close, rooms_expire
 
 __all__ = [
     "AWAY_FOR_TAKEOVER", "BOT_DELAY", "CLAIM_GRACE_SECONDS", "FINISHED_IDLE", "LOBBY_IDLE",
     "PLAYING_IDLE",
     "QUICK_PLAY_WAIT", "SEEN_EVERY", "TABLE_CHOICES", "TIMEOUTS_FOR_TAKEOVER",
     "Actor", "Change", "UncommittedChange",
-    "bot_add", "bot_delay", "bot_remove", "check_not_banned", "device_player_add",
+    "bot_add", "bot_delay", "clocks_beat", "bot_remove", "check_not_banned", "device_player_add",
     "device_player_remove", "seats_held", "turn_snapshot_for", "commit", "connection_closed",
     "connection_opened", "current_game", "deadline_fire", "forget_cached_states", "game_action",
     "game_record", "game_start", "load_state", "locked", "locked_seat", "locked_where",

@@ -6,6 +6,8 @@ private Redis that these tests stop and start (never the machine's own).
   reconnected, hear the table again.
 - A full restart (both processes and Redis): overdue deadlines fire within 2 s
   of the processes listening, though no request ever reaches them.
+- A full restart after an outage (no process beat for two minutes, the clocks'
+  pause turned on): no deadline fires; every one moves on by the outage.
 - SIGKILL of a process: its players' seats count as away at most 45 s later.
 
 Deadlines are read from the database as they are set and compared with the
@@ -295,6 +297,54 @@ async def test_overdue_deadlines_fire_after_a_full_restart_with_no_request(
           f"{min(after_both):.2f}-{max(after_both):.2f} s after both did")
     assert max(after_both) <= DUE_WITHIN
     assert all(logs[g][pending[g]][1] == {"type": "timeout", "seat": 0} for g in game_ids)
+    assert_exactly_once(logs)
+
+
+async def test_after_a_long_outage_the_clocks_pause_instead_of_firing(
+    postgres_service, private_redis
+):
+    """The site's beat says no process ran for two minutes: the first process to
+    start moves every pending deadline on by that gap before any can fire (the
+    timers Redis kept for the old times wake early and re-arm)."""
+    env = shared_env(postgres_service, private_redis.url,
+                     KHELAGHOR_TURN_SECONDS="30", KHELAGHOR_BOT_DELAY="30",
+                     KHELAGHOR_CLOCKS_PAUSE_AFTER="10",
+                     KHELAGHOR_CHANNEL_PREFIX=f"kh_pause_{private_redis.port}")
+    game_ids: list[int] = []
+    try:
+        with servers(env, 2) as pair:
+            hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
+            await tables.close_all(*hosts)
+        # Down for two minutes, as far as the beat can tell, and every pending
+        # decision fell due meanwhile.
+        with psycopg.connect(postgres_service) as db:
+            db.execute("UPDATE rooms_siteclock SET beat = now() - interval '120 seconds'")
+            pending = dict(db.execute(
+                "UPDATE rooms_game SET deadline = now() - interval '5 seconds'"
+                " WHERE id = ANY(%s) AND status = 'in_progress' RETURNING id, seq",
+                (game_ids,)).fetchall())
+        assert sorted(pending) == sorted(game_ids)
+
+        with daphnes_without_requests(env, 2):
+            deadline = time.monotonic() + 60
+            moved: dict[int, float] = {}
+            while len(moved) < len(game_ids) and time.monotonic() < deadline:
+                with psycopg.connect(postgres_service) as db:
+                    moved = dict(db.execute(
+                        "SELECT id, extract(epoch FROM deadline - now()) FROM rooms_game"
+                        " WHERE id = ANY(%s) AND deadline > now() + interval '60 seconds'",
+                        (game_ids,)).fetchall())
+                await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
+            logs = tables.move_logs(postgres_service, game_ids)
+    finally:
+        if game_ids:
+            close_rooms(postgres_service, game_ids)
+
+    assert sorted(moved) == sorted(game_ids), "every deadline moved on"
+    # Overdue by 5 s when the 120 s outage ended: due in about 115 s now.
+    assert all(100 < float(left) <= 115 for left in moved.values()), moved
+    fired = [g for g in game_ids if pending[g] in [seq for seq, _, _ in logs[g]]]
+    assert fired == [], "a deadline fired at the restart"
     assert_exactly_once(logs)
 
 
