@@ -18,13 +18,13 @@ rating was lost with a dead process (``ratings.rate_overdue``).
 
 Whenever the backend answers after failing (and once at start), every pending
 deadline is re-armed from the database: a restarted Redis has forgotten them.
+Several processes may run all of this at once: ``services.deadline_fire``
+acts only once per ``seq``, under the room's lock.
 
 Every BEAT_SECONDS, and before anything else when the loop starts, it renews
 the site's clock beat (``services.clocks_beat``): if no process did for longer
 than ``KHELAGHOR_CLOCKS_PAUSE_AFTER``, the turn clocks pause for that gap, so a
 deadline that fell due while every server was down does not fire on restart.
-Several processes may run all of this at once: ``services.deadline_fire``
-acts only once per ``seq``, under the room's lock.
 """
 
 from __future__ import annotations
