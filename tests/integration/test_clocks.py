@@ -145,6 +145,26 @@ def close_rooms(postgres_url: str, game_ids: list[int]) -> None:
                    (game_ids,))
 
 
+def make_overdue(postgres_url: str, game_ids: list[int]) -> dict[int, int]:
+    """Tests only: every pending decision of these games fell due 5 s ago, as if
+    while the servers were down; game id -> the seq its timeout would take."""
+    with psycopg.connect(postgres_url) as db:
+        return dict(db.execute(
+            "UPDATE rooms_game SET deadline = now() - interval '5 seconds'"
+            " WHERE id = ANY(%s) AND status = 'in_progress' RETURNING id, seq",
+            (game_ids,)).fetchall())
+
+
+async def poll_until(read, done, timeout: float = 60):
+    """``read()`` every 0.1 s until ``done`` of it, or ``timeout`` seconds: the last read."""
+    deadline = time.monotonic() + timeout
+    value = read()
+    while not done(value) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
+        value = read()
+    return value
+
+
 async def idle_ludo_tables(urls: list[str], count: int):
     """``count`` Ludo tables of one human who never acts and one computer: every
     decision is fired by a deadline (the human's timeouts, then the computer
@@ -268,20 +288,15 @@ async def test_overdue_deadlines_fire_after_a_full_restart_with_no_request(
         # pending decisions fall due: their deadlines move into the past.
         private_redis.stop()
         private_redis.start()
-        with psycopg.connect(postgres_service) as db:
-            pending = dict(db.execute(
-                "UPDATE rooms_game SET deadline = now() - interval '5 seconds'"
-                " WHERE id = ANY(%s) AND status = 'in_progress' RETURNING id, seq",
-                (game_ids,)).fetchall())
+        pending = make_overdue(postgres_service, game_ids)
         assert sorted(pending) == sorted(game_ids), "no deadline fired before the restart"
 
+        def fired_so_far():
+            logs = tables.move_logs(postgres_service, game_ids)
+            return {g: at for g in game_ids for seq, _, at in logs[g] if seq == pending[g]}
+
         with daphnes_without_requests(env, 2) as listening:
-            deadline = time.monotonic() + 60
-            fired = {}
-            while len(fired) < len(game_ids) and time.monotonic() < deadline:
-                logs = tables.move_logs(postgres_service, game_ids)
-                fired = {g: at for g in game_ids for seq, _, at in logs[g] if seq == pending[g]}
-                await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
+            fired = await poll_until(fired_so_far, lambda f: len(f) == len(game_ids))
         logs = tables.move_logs(postgres_service, game_ids)
     finally:
         if game_ids:
@@ -319,22 +334,18 @@ async def test_after_a_long_outage_the_clocks_pause_instead_of_firing(
         # decision fell due meanwhile.
         with psycopg.connect(postgres_service) as db:
             db.execute("UPDATE rooms_siteclock SET beat = now() - interval '120 seconds'")
-            pending = dict(db.execute(
-                "UPDATE rooms_game SET deadline = now() - interval '5 seconds'"
-                " WHERE id = ANY(%s) AND status = 'in_progress' RETURNING id, seq",
-                (game_ids,)).fetchall())
+        pending = make_overdue(postgres_service, game_ids)
         assert sorted(pending) == sorted(game_ids)
 
+        def moved_on():
+            with psycopg.connect(postgres_service) as db:
+                return dict(db.execute(
+                    "SELECT id, extract(epoch FROM deadline - now()) FROM rooms_game"
+                    " WHERE id = ANY(%s) AND deadline > now() + interval '60 seconds'",
+                    (game_ids,)).fetchall())
+
         with daphnes_without_requests(env, 2):
-            deadline = time.monotonic() + 60
-            moved: dict[int, float] = {}
-            while len(moved) < len(game_ids) and time.monotonic() < deadline:
-                with psycopg.connect(postgres_service) as db:
-                    moved = dict(db.execute(
-                        "SELECT id, extract(epoch FROM deadline - now()) FROM rooms_game"
-                        " WHERE id = ANY(%s) AND deadline > now() + interval '60 seconds'",
-                        (game_ids,)).fetchall())
-                await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
+            moved = await poll_until(moved_on, lambda m: len(m) == len(game_ids))
             logs = tables.move_logs(postgres_service, game_ids)
     finally:
         if game_ids:
