@@ -16,12 +16,16 @@ commit that released the lock.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any
 
-from django.db import connection
+import psycopg
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
-from psycopg.pq import TransactionStatus
+from django.db.models.base import ModelState
+from psycopg.pq import Escaping, Format, TransactionStatus
+from psycopg.types.json import Jsonb
 
 from .models import Game, MoveLog, Room, Seat
 
@@ -35,6 +39,7 @@ class _Table:
         self.name = connection.ops.quote_name(model._meta.db_table)
         self.columns = ", ".join(connection.ops.quote_name(f.column) for f in self.fields)
         self.field_names = [f.attname for f in self.fields]
+        self.new = model.__new__
         # The converters the ORM applies to each column (JSON text, SQLite dates).
         self.converters = []
         for position, model_field in enumerate(self.fields):
@@ -44,12 +49,22 @@ class _Table:
             if found:
                 self.converters.append((position, column, found))
 
-    def build(self, row: tuple) -> Model:
+    def build(self, row: tuple, db=None) -> Model:
+        """The model instance of ``row``, as ``Model.from_db`` makes it, without
+        ``Model.__init__``: a move builds six and the constructor's per-field
+        loop, descriptors and (receiver-less) signals cost more than reading
+        its rows (docs/performance.md). The instance is an ordinary loaded one:
+        its fields in ``__dict__`` under their attnames, ``_state`` not adding."""
+        db = db or connections[DEFAULT_DB_ALIAS]
         values = list(row)
         for position, column, converters in self.converters:
             for convert in converters:
-                values[position] = convert(values[position], column, connection)
-        return self.model.from_db(connection.alias, self.field_names, values)
+                values[position] = convert(values[position], column, db)
+        instance = self.new(self.model)
+        instance.__dict__.update(zip(self.field_names, values, strict=True))
+        state = instance._state = ModelState()
+        state.adding, state.db = False, db.alias
+        return instance
 
     def quoted(self, field_name: str) -> str:
         return connection.ops.quote_name(self.model._meta.get_field(field_name).column)
@@ -104,14 +119,23 @@ def lock_room(*, open_only: bool, log_since: tuple[int, int] | None = None,
     found_room, found_game, found_seats, *found_tail = run(statements)
     if not found_room:
         return None
-    room = table(Room).build(found_room[0])
-    room.current_game = table(Game).build(found_game[0]) if found_game else None
+    db = _db()
+    room = table(Room).build(found_room[0], db)
+    room.current_game = table(Game).build(found_game[0], db) if found_game else None
     if found_tail and room.current_game is not None and room.current_game.id == log_since[0]:
         room.current_game.log_tail = (log_since[1], _decoded(found_tail[0]))
-    room.locked_seats = [table(Seat).build(row) for row in found_seats]
+    room.locked_seats = [table(Seat).build(row, db) for row in found_seats]
     for seat in room.locked_seats:
         Seat.room.field.set_cached_value(seat, room)
     return room
+
+
+def _db():
+    """This thread's database wrapper. Read once per call and passed on: each
+    attribute read through ``django.db.connection`` is a lookup in asgiref's
+    ``Local``, and the field preparations read it many times a move (a tenth
+    of a move's CPU went to those lookups; docs/performance.md)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def run(statements: list[tuple[str, list[Any]]], *,
@@ -125,30 +149,134 @@ def run(statements: list[tuple[str, list[Any]]], *,
     its own), and its ``COMMIT`` when ``end_transaction`` is set and no
     savepoint or enclosing block could still roll back (``ends_transaction``):
     a move is then two round trips instead of four (docs/performance.md)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+    db = _db()
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
+            out = []
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                out.append(cursor.fetchall() if cursor.description else [])
+            return out
+    if db.force_debug_cursor or db.execute_wrappers:
+        # Someone watches the statements (a test capturing queries, an
+        # execute wrapper): they go through Django's cursor, which reports
+        # them. DEBUG alone does not: its query log misses these statements,
+        # and the path servers take is the one every test takes.
+        with db.cursor() as cursor:
             sql = "; ".join(sql for sql, _ in statements)
-            begin = _takes_begin(connection.connection)
-            if begin:
-                connection.connection.autocommit = True  # psycopg: send no BEGIN of its own
-                sql = "BEGIN; " + sql
-            commit = end_transaction and ends_transaction()
-            if commit:
-                sql += "; COMMIT"
-            cursor.execute(sql, [p for _, params in statements for p in params])
-            results = [_rows(cursor.cursor)]
-            while cursor.nextset():
-                results.append(_rows(cursor.cursor))
-            if commit:
-                # Anything the command still ran would start a new transaction
-                # (psycopg's BEGIN) rather than run unguarded in autocommit.
-                connection.connection.autocommit = False
-            return results[1 if begin else 0:len(results) - 1 if commit else None]
-        out = []
-        for sql, params in statements:
-            cursor.execute(sql, params)
-            out.append(cursor.fetchall() if cursor.description else [])
-        return out
+            params = [p for _, params in statements for p in params]
+            return _run_postgresql(db, cursor, sql, params, end_transaction)
+    # Otherwise through a cursor kept with the connection, on Django's
+    # connection and error handling: Django makes a cursor per statement,
+    # and making it and its wrapper cost more CPU than the round trip.
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors:
+        cursor, escape = _kept_cursor(db)
+        bound = _bound(statements, escape)
+        if bound is not None:
+            return _run_postgresql(db, cursor, bound, None, end_transaction)
+        sql = "; ".join(sql for sql, _ in statements)
+        params = [p for _, params in statements for p in params]
+        return _run_postgresql(db, cursor, sql, params, end_transaction)
+
+
+def _bound(statements: list[tuple[str, list[Any]]], escape) -> bytes | None:
+    """The statements with their parameters written in as SQL literals, or
+    None when a parameter is of a kind not handled here (psycopg binds those
+    itself). What psycopg's client-side binding does, for the few kinds a
+    move's statements carry: its per-parameter adaptation was a seventh of a
+    move's CPU (docs/performance.md). Text is escaped by libpq
+    (``PQescapeLiteral``), never by hand."""
+    out = []
+    for sql, params in statements:
+        pieces = _pieces(sql)
+        if len(pieces) != len(params) + 1:
+            return None
+        out.append(pieces[0])
+        for value, piece in zip(params, pieces[1:], strict=True):
+            literal = _literal(value, escape)
+            if literal is None:
+                return None
+            out.append(literal)
+            out.append(piece)
+        out.append(b"; ")
+    out.pop()
+    return b"".join(out)
+
+
+@lru_cache(maxsize=512)
+def _pieces(sql: str) -> list[bytes]:
+    """``sql`` split at its ``%s`` placeholders. None of our statements has a
+    literal ``%``, which psycopg would read as ``%%``: those are not split."""
+    if "%%" in sql or "%(" in sql:
+        return []
+    return [piece.encode() for piece in sql.split("%s")]
+
+
+def _literal(value: Any, escape) -> bytes | None:
+    if value is None:
+        return b"NULL"
+    if value is True or value is False:
+        return b"true" if value else b"false"
+    if isinstance(value, int):
+        return int.__repr__(value).encode()
+    if isinstance(value, str):
+        return escape(value.encode()) if "\x00" not in value else None
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return escape(value.isoformat().encode()) + b"::timestamptz"
+    if isinstance(value, Jsonb):
+        text = (value.dumps or json.dumps)(value.obj)
+        return escape(text.encode()) + b"::jsonb" if "\x00" not in text else None
+    return None
+
+
+# psycopg's own loader of ``timestamptz`` text (its C one where psycopg has
+# its C module), for the kept cursor. Django's connections use a Python
+# subclass of it that sets the time zone after parsing; a move reads a dozen
+# times, and the parsing was a fourteenth of its CPU. The database session's
+# time zone is UTC (Django sets it), so the values are the same instants.
+_TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
+_FAST_TIMESTAMPTZ_LOADER = psycopg.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
+
+
+def _kept_cursor(db):
+    """One client-side binding cursor per database connection, for ``run``,
+    with libpq's literal escaping for that connection (``_bound``)."""
+    raw = db.connection
+    kept = getattr(db, "khelaghor_cursor", None)
+    if kept is None or kept[0].connection is not raw or kept[0].closed:
+        cursor = psycopg.ClientCursor(raw)
+        if db.timezone_name == "UTC" and _FAST_TIMESTAMPTZ_LOADER is not None:
+            cursor.adapters.register_loader(_TIMESTAMPTZ, _FAST_TIMESTAMPTZ_LOADER)
+        kept = db.khelaghor_cursor = (cursor, Escaping(raw.pgconn).escape_literal)
+    return kept
+
+
+def _run_postgresql(db, cursor, sql: str | bytes, params: list[Any] | None,
+                    end_transaction: bool) -> list[list[tuple]]:
+    """``sql`` in one round trip on ``cursor`` (psycopg's client-side binding
+    cursor, or Django's wrapper of one), with the transaction's BEGIN and
+    COMMIT where they belong; ``params`` None when ``sql`` carries its values."""
+    raw = db.connection
+    begin = _takes_begin(raw)
+    if begin:
+        raw.autocommit = True  # psycopg: send no BEGIN of its own
+        sql = (b"BEGIN; " if isinstance(sql, bytes) else "BEGIN; ") + sql
+    commit = end_transaction and ends_transaction(db)
+    if commit:
+        sql += b"; COMMIT" if isinstance(sql, bytes) else "; COMMIT"
+    cursor.execute(sql, params)  # Django's wrapper, if it is one, logs it
+    psycopg_cursor = getattr(cursor, "cursor", cursor)
+    results = [_rows(psycopg_cursor)]
+    while cursor.nextset():
+        results.append(_rows(psycopg_cursor))
+    if commit:
+        # Anything the command still ran would start a new transaction
+        # (psycopg's BEGIN) rather than run unguarded in autocommit.
+        raw.autocommit = False
+    return results[1 if begin else 0:len(results) - 1 if commit else None]
 
 
 def _takes_begin(raw) -> bool:
@@ -161,14 +289,15 @@ def _takes_begin(raw) -> bool:
             and raw.deferrable is None and raw._pipeline is None)
 
 
-def ends_transaction() -> bool:
+def ends_transaction(db=None) -> bool:
     """Whether committing now ends everything the command did: on PostgreSQL,
     inside exactly one ``atomic`` block and no savepoint. Under a test's
     enclosing transaction or a caller's own block this is False, and Django
     commits (or rolls back) as usual."""
-    return (connection.vendor == "postgresql" and connection.in_atomic_block
-            and len(connection.atomic_blocks) == 1 and not connection.savepoint_ids
-            and not connection.needs_rollback)
+    db = db or _db()
+    return (db.vendor == "postgresql" and db.in_atomic_block
+            and len(db.atomic_blocks) == 1 and not db.savepoint_ids
+            and not db.needs_rollback)
 
 
 def _rows(psycopg_cursor) -> list[tuple]:
@@ -212,11 +341,12 @@ def mark_seen(pairs: list[tuple[str, str]], when) -> None:
     pings (the pages of a restarted server reconnect together and then ping
     together every 25 s) queued one statement each in front of the moves
     (docs/performance.md)."""
+    db = _db()
     seat_field = Seat._meta.get_field("last_seen")
-    head = [seat_field.get_db_prep_save(when, connection), Seat.Kind.HUMAN.value,
+    head = [seat_field.get_db_prep_save(when, db), Seat.Kind.HUMAN.value,
             Room.Status.CLOSED.value]
     statements = []
-    if connection.vendor == "postgresql":
+    if db.vendor == "postgresql":
         statements.append((f"SET LOCAL lock_timeout = '{SEEN_LOCK_TIMEOUT}'", []))
     for start in range(0, len(pairs), SEEN_PAIRS_PER_STATEMENT):
         chunk = pairs[start:start + SEEN_PAIRS_PER_STATEMENT]
@@ -240,7 +370,8 @@ def _update_sql(model: type[Model], field_names: tuple[str, ...]):
 def update_statement(obj: Model, field_names: list[str]) -> tuple[str, list[Any]]:
     """The UPDATE that ``obj.save(update_fields=field_names)`` would send."""
     sql, fields = _update_sql(type(obj), tuple(field_names))
-    params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
+    db = _db()
+    params = [f.get_db_prep_save(f.pre_save(obj, False), db) for f in fields]
     return sql, [*params, obj.pk]
 
 
@@ -249,19 +380,21 @@ def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
     The fields other than ``seq`` and ``event`` (the game, the time) are the
     same for every move of a command: prepared once, from one model instance,
     rather than an instance and every field's preparation per move."""
+    db = _db()
     model_table = table(MoveLog)
     fields = [f for f in model_table.fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    first = MoveLog(game=game_row, seq=moves[0][0], event=moves[0][1])
+    first = model_table.new(MoveLog)  # for pre_save only: no Model.__init__
+    first.__dict__.update(game_id=game_row.id, seq=moves[0][0], event=moves[0][1])
     shared = [None if f.attname in ("seq", "event")
-              else f.get_db_prep_save(f.pre_save(first, True), connection) for f in fields]
+              else f.get_db_prep_save(f.pre_save(first, True), db) for f in fields]
     event_field = MoveLog._meta.get_field("event")
     params = []
     for seq, event in moves:
         params.extend(
             seq if f.attname == "seq"
-            else event_field.get_db_prep_save(event, connection) if f.attname == "event"
+            else event_field.get_db_prep_save(event, db) if f.attname == "event"
             else prepared
             for f, prepared in zip(fields, shared, strict=True)
         )
