@@ -34,6 +34,9 @@ from abc import ABC, abstractmethod
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Claim = tuple[str, int]
 # An action claim: the room version the action was sent for, and the server
@@ -226,9 +229,29 @@ class RedisTimers(TimerBackend):
         self.payload_key = f"{prefix}:payload"
         self._claim = self.redis.register_script(_CLAIM_LUA)
         self._schedule = self.redis.register_script(_SCHEDULE_LUA)
+        self._thread = threading.local()
 
     def schedule(self, key, payload, deadline_ts):
-        self._schedule(keys=[self.due_key, self.payload_key], args=[key, deadline_ts, payload])
+        """Arm ``key``: on a connection this thread keeps, one EVALSHA written
+        and read directly. A move arms a deadline, and redis-py's client path
+        (pool checkout, retry wrapper, script object, response callbacks) cost
+        several times the round trip (docs/performance.md). Anything but the
+        plain answer goes through that path after all: a script Redis does
+        not know (it restarted) is loaded there, and a kept connection Redis
+        closed is replaced there, with its one retry."""
+        arguments = [key, deadline_ts, payload]
+        connection = getattr(self._thread, "connection", None)
+        if connection is None:
+            connection = self._thread.connection = self.redis.connection_pool.make_connection()
+        try:
+            connection.send_command("EVALSHA", self._schedule.sha, 2, self.due_key,
+                                    self.payload_key, *arguments)
+            connection.read_response()
+        except NoScriptError:
+            self._schedule(keys=[self.due_key, self.payload_key], args=arguments)
+        except (RedisConnectionError, RedisTimeoutError):
+            connection.disconnect()
+            self._schedule(keys=[self.due_key, self.payload_key], args=arguments)
         wakeup.armed(deadline_ts)
 
     def cancel(self, key):

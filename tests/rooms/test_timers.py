@@ -183,6 +183,24 @@ class TestRedisTimers(TimerContract):
         assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS + 1) == []
         assert timers.claim_due(500.0) == [("g:1", 6)]
 
+    def test_arming_works_after_redis_forgot_its_scripts(self, timers):
+        timers.schedule("g:1", 5, 100.0)  # the script is known, the connection kept
+        timers.redis.script_flush()  # as after a Redis restart
+        timers.schedule("g:2", 6, 101.0)
+        timers.schedule("g:3", 7, 102.0)
+        assert timers.claim_due(200.0) == [("g:1", 5), ("g:2", 6), ("g:3", 7)]
+
+    def test_arming_works_after_redis_closed_the_kept_connection(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        kept = timers._thread.connection
+        kept.send_command("CLIENT", "ID")
+        kept_id = kept.read_response()
+        timers.redis.client_kill_filter(_id=kept_id)  # as a Redis restart would
+        timers.schedule("g:2", 6, 101.0)  # no error: armed on a fresh connection
+        assert timers.claim_due(200.0) == [("g:1", 5), ("g:2", 6)]
+        timers.schedule("g:3", 7, 300.0)  # and the kept one connects again
+        assert timers._thread.connection is kept
+        assert ("g:3", 7) in timers.claim_due(300.0)
 
 def test_arming_a_deadline_sooner_than_the_loop_means_to_look_wakes_it():
     wakeup = Wakeup()
