@@ -94,8 +94,13 @@ def _payloads_alike(room, seats, game_row, state, events, shared_room,
     return payloads
 
 
+# One encoder for every payload: ``json.dumps`` with options builds a new
+# encoder per call, and a move renders a dozen pieces (docs/performance.md).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _text(message: Any) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(message)
 
 
 # The event loop of the async code (a consumer, the ticker) whose worker

@@ -11,6 +11,7 @@ the new pace with ``rearm``; a table event goes into the move log with
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -114,8 +115,13 @@ _LAST_GAME: dict[tuple[str, Any], int] = {}
 _LAST_GAME_SIZE = 10_000
 
 
-def _values(room: Room) -> dict[str, Any]:
-    return {f.attname: getattr(room, f.attname) for f in Room._meta.concrete_fields}
+_ROOM_ATTNAMES = tuple(f.attname for f in Room._meta.concrete_fields)
+_room_values = operator.attrgetter(*_ROOM_ATTNAMES)
+
+
+def _values(room: Room) -> tuple[Any, ...]:
+    """The room's field values, in ``_ROOM_ATTNAMES`` order."""
+    return _room_values(room)
 
 
 def locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat], Seat]:
@@ -210,7 +216,11 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
     loaded = getattr(room, "loaded_values", None)
     if loaded is None:
         raise UncommittedChange("commit needs the room from locked()")
-    forgotten = sorted(k for k, v in _values(room).items() if v != loaded[k] and k not in written)
+    now = _values(room)
+    forgotten = [] if now == loaded else sorted(
+        name for name, before, after in zip(_ROOM_ATTNAMES, loaded, now, strict=True)
+        if before != after and name not in written
+    )
     if forgotten:
         raise UncommittedChange(f"room fields changed but not committed: {', '.join(forgotten)}")
     room.version += 1
