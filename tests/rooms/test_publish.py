@@ -84,3 +84,23 @@ def test_a_lobby_without_a_game_gives_each_seat_its_own_you():
     alone = rendered_one_by_one(room, [])
     for key, payload in message["payloads"].items():
         assert without_clock(json.loads(payload)) == without_clock(alone[key]), key
+
+
+def test_a_disconnect_is_broadcast_from_the_seats_read_under_the_lock(
+        monkeypatch, django_assert_num_queries, django_capture_on_commit_callbacks):
+    host, guest = person("Tanvir"), person("রুমি")
+    room = services.room_create(actor=host, game="snakes", seats=2)
+    services.seat_join(room.code, guest)
+    services.connection_opened(room.code, guest)
+    sent = []
+    monkeypatch.setattr(publish, "room_changed",
+                        lambda room, change: sent.append(publish.build_update(room, change)))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.connection_closed(room.code, guest)
+    (message,) = sent
+    seats = json.loads(message["payloads"]["0"])["room"]["seats"]
+    assert seats[1]["connected"] is False  # the change the command made, not a stale copy
+    # Rendering it asks the database nothing more.
+    locked = services.core.locked(room.code)
+    with django_assert_num_queries(0):
+        publish.build_update(locked, Change(locked.id))
