@@ -238,7 +238,8 @@ class RedisTimers(TimerBackend):
         several times the round trip (docs/performance.md). Anything but the
         plain answer goes through that path after all: a script Redis does
         not know (it restarted) is loaded there, and a kept connection Redis
-        closed is replaced there, with its one retry."""
+        closed is replaced there, with its one retry. A timeout is raised at
+        once: the caller logs it and the database sweep arms the deadline."""
         arguments = [key, deadline_ts, payload]
         connection = getattr(self._thread, "connection", None)
         if connection is None:
@@ -249,7 +250,12 @@ class RedisTimers(TimerBackend):
             connection.read_response()
         except NoScriptError:
             self._schedule(keys=[self.due_key, self.payload_key], args=arguments)
-        except (RedisConnectionError, RedisTimeoutError):
+        except RedisTimeoutError:
+            # Redis is slow or hung: fail now, as the client path would after
+            # its retry (the database sweep arms what Redis missed).
+            connection.disconnect()
+            raise
+        except RedisConnectionError:
             connection.disconnect()
             self._schedule(keys=[self.due_key, self.payload_key], args=arguments)
         wakeup.armed(deadline_ts)
