@@ -36,15 +36,7 @@ def room_group(room_id: int) -> str:
 def build_update(room, change) -> dict[str, Any]:
     """One group message with every seat's own ``update`` (and the spectators')."""
     events = change.events
-    seats = change.seats
-    if seats is None:
-        # The seats the command read under the room's lock and changed in
-        # place (rooms.services.core.seats_of): a disconnect or a timeout
-        # that names none re-read them with the ORM after the commit, the
-        # largest query left in a server's profile (docs/performance.md).
-        seats = getattr(room, "locked_seats", None)
-    if seats is None:
-        seats = list(room.seats.order_by("index"))
+    seats = change.seats if change.seats is not None else list(room.seats.order_by("index"))
     game_row = change.game_row if change.game_row is not None else room.current_game
     state = change.state
     if state is None and game_row is not None:

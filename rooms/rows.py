@@ -55,7 +55,7 @@ class _Table:
         loop, descriptors and (receiver-less) signals cost more than reading
         its rows (docs/performance.md). The instance is an ordinary loaded one:
         its fields in ``__dict__`` under their attnames, ``_state`` not adding."""
-        db = db or connections[DEFAULT_DB_ALIAS]
+        db = db or _db()
         values = list(row)
         for position, column, converters in self.converters:
             for convert in converters:
@@ -163,9 +163,7 @@ def run(statements: list[tuple[str, list[Any]]], *,
         # them. DEBUG alone does not: its query log misses these statements,
         # and the path servers take is the one every test takes.
         with db.cursor() as cursor:
-            sql = "; ".join(sql for sql, _ in statements)
-            params = [p for _, params in statements for p in params]
-            return _run_postgresql(db, cursor, sql, params, end_transaction)
+            return _run_postgresql(db, cursor, *_joined(statements), end_transaction)
     # Otherwise through a cursor kept with the connection, on Django's
     # connection and error handling: Django makes a cursor per statement,
     # and making it and its wrapper cost more CPU than the round trip.
@@ -177,9 +175,12 @@ def run(statements: list[tuple[str, list[Any]]], *,
         bound = _bound(statements, escape)
         if bound is not None:
             return _run_postgresql(db, cursor, bound, None, end_transaction)
-        sql = "; ".join(sql for sql, _ in statements)
-        params = [p for _, params in statements for p in params]
-        return _run_postgresql(db, cursor, sql, params, end_transaction)
+        return _run_postgresql(db, cursor, *_joined(statements), end_transaction)
+
+
+def _joined(statements: list[tuple[str, list[Any]]]) -> tuple[str, list[Any]]:
+    """The statements as one SQL text and its parameters, for psycopg to bind."""
+    return "; ".join(sql for sql, _ in statements), [p for _, ps in statements for p in ps]
 
 
 def _bound(statements: list[tuple[str, list[Any]]], escape) -> bytes | None:

@@ -116,12 +116,8 @@ _LAST_GAME_SIZE = 10_000
 
 
 _ROOM_ATTNAMES = tuple(f.attname for f in Room._meta.concrete_fields)
-_room_values = operator.attrgetter(*_ROOM_ATTNAMES)
-
-
-def _values(room: Room) -> tuple[Any, ...]:
-    """The room's field values, in ``_ROOM_ATTNAMES`` order."""
-    return _room_values(room)
+# The room's field values, in ``_ROOM_ATTNAMES`` order, as a tuple.
+_values = operator.attrgetter(*_ROOM_ATTNAMES)
 
 
 def locked_seat(code: str, actor: Actor, refusal: str) -> tuple[Room, list[Seat], Seat]:
@@ -235,6 +231,12 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
     writes.append(rows.update_statement(room, list(fields)))
     rows.run(writes, end_transaction=ends_command)
     room.loaded_values = _values(room)
+    if change.seats is None:
+        # The seats read under the lock, as the command changed them: a
+        # disconnect or a timeout that names none had the broadcast read them
+        # again with the ORM, the largest query in a server's profile
+        # (docs/performance.md).
+        change.seats = seats_of(room)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
     transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)

@@ -93,14 +93,12 @@ def test_a_disconnect_is_broadcast_from_the_seats_read_under_the_lock(
     services.seat_join(room.code, guest)
     services.connection_opened(room.code, guest)
     sent = []
-    monkeypatch.setattr(publish, "room_changed",
-                        lambda room, change: sent.append(publish.build_update(room, change)))
+    monkeypatch.setattr(publish, "room_changed", lambda room, change: sent.append((room, change)))
     with django_capture_on_commit_callbacks(execute=True):
         services.connection_closed(room.code, guest)
-    (message,) = sent
+    ((closed_room, change),) = sent
+    # Rendering it asks the database nothing more.
+    with django_assert_num_queries(0):
+        message = publish.build_update(closed_room, change)
     seats = json.loads(message["payloads"]["0"])["room"]["seats"]
     assert seats[1]["connected"] is False  # the change the command made, not a stale copy
-    # Rendering it asks the database nothing more.
-    locked = services.core.locked(room.code)
-    with django_assert_num_queries(0):
-        publish.build_update(locked, Change(locked.id))
