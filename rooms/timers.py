@@ -38,6 +38,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from rooms.redis_line import RedisLine
+
 Claim = tuple[str, int]
 # An action claim: the room version the action was sent for, and the server
 # time (rooms.clock, Unix seconds) its frame was read.
@@ -221,8 +223,8 @@ class RedisTimers(TimerBackend):
             socket_timeout=2, socket_connect_timeout=1, retry=Retry(NoBackoff(), 1),
         )
         self._url = url or settings.KHELAGHOR_REDIS_URL
-        # One asyncio client per event loop (a connection belongs to its loop).
-        self._async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # One pipelined connection per event loop (a connection belongs to its loop).
+        self._lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.claim_prefix = f"{prefix}:act"
         self.due_key = f"{prefix}:due"
         self.processing_key = f"{prefix}:processing"
@@ -292,31 +294,23 @@ class RedisTimers(TimerBackend):
     def _claim_key(self, room_id: int, session_key: str) -> str:
         return f"{self.claim_prefix}:{room_id}:{session_key}"
 
-    def _async_redis(self):
-        import redis.asyncio
-
+    def _line(self) -> RedisLine:
+        """This event loop's pipelined connection for action claims: a claim
+        is one command a move, and redis-py's asyncio client cost several
+        times its round trip (rooms.redis_line)."""
         loop = asyncio.get_running_loop()
-        client = self._async_clients.get(loop)
-        if client is None:
-            # A blocking pool: under load more claims than connections wait a
-            # moment for one rather than fail (a failed claim is a lost guard).
-            pool = redis.asyncio.BlockingConnectionPool.from_url(
-                self._url, max_connections=20, timeout=1, socket_timeout=1,
-                socket_connect_timeout=1,
-            )
-            client = redis.asyncio.Redis(connection_pool=pool)
-            self._async_clients[loop] = client
-        return client
+        line = self._lines.get(loop)
+        if line is None:
+            line = self._lines[loop] = RedisLine(self._url, timeout=1.0, connect_timeout=1.0)
+        return line
 
     def claim_action(self, room_id, session_key, version, received_ts):
         self.redis.set(self._claim_key(room_id, session_key), f"{version}:{received_ts!r}",
                        ex=CLAIM_TTL_SECONDS)
 
     async def claim_action_async(self, room_id, session_key, version, received_ts):
-        await self._async_redis().set(
-            self._claim_key(room_id, session_key), f"{version}:{received_ts!r}",
-            ex=CLAIM_TTL_SECONDS,
-        )
+        await self._line().execute("SET", self._claim_key(room_id, session_key),
+                                   f"{version}:{received_ts!r}", "EX", CLAIM_TTL_SECONDS)
 
     def action_claim(self, room_id, session_key):
         raw = self.redis.get(self._claim_key(room_id, session_key))
@@ -329,7 +323,7 @@ class RedisTimers(TimerBackend):
         self.redis.delete(self._claim_key(room_id, session_key))
 
     async def release_action_async(self, room_id, session_key):
-        await self._async_redis().delete(self._claim_key(room_id, session_key))
+        await self._line().execute("DEL", self._claim_key(room_id, session_key))
 
 
 class Wakeup:
