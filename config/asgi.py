@@ -13,9 +13,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware, InstanceSessionWrapper  # noqa: E402
 
 from config import frames  # noqa: E402
 from rooms import ticker  # noqa: E402
@@ -25,13 +26,32 @@ from rooms.routing import websocket_urlpatterns  # noqa: E402
 # dropped connection (config/frames.py).
 frames.install()
 
+
+class SocketSessionMiddleware:
+    """Channels' ``SessionMiddleware`` for sockets: the visitor's session in
+    the scope, and the socket's ``send`` left as it is. Channels wraps ``send``
+    to save the session before an ``http.response.start``, which a socket never
+    sends, but the wrapper reads the session's state on every frame first: 2 %
+    of a server's CPU under load (docs/performance.md, round 8). The socket
+    saves a new session itself (rooms.consumers) and never changes it after."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        session = InstanceSessionWrapper(scope, send)
+        await session.resolve_session()
+        return await self.inner(session.scope, receive, send)
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # The origin check stops other sites from opening sockets with a visitor's
-        # session cookie; AuthMiddlewareStack brings the session (seats) and the user.
+        # session cookie; then the session (seats) and the user, as Channels'
+        # AuthMiddlewareStack brings them, without its wrapper around send.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
         ),
     }
 )

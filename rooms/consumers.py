@@ -8,6 +8,7 @@ abuse (oversize frames, flooding) closes the connection.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -19,7 +20,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
@@ -54,29 +55,34 @@ _DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
 )
 
 
-def keep_connection_if_healthy() -> None:
+def keep_connection_if_healthy(db=None) -> None:
     """After a command in a command thread: keep the thread's pooled
     connection for its next command unless it is unusable or was left inside a
     transaction. Channels' wrapper closes it after every call instead (with a
     pool, CONN_MAX_AGE must be 0), and the next command then paid the pool's
     checkout, its health-check round trip and Django's connection set-up: a
     fifth of a move's database CPU (docs/performance.md). A connection that
-    raised is checked with one query, as Django checks one after an error."""
-    if connection.connection is None:
+    raised is checked with one query, as Django checks one after an error.
+
+    ``db`` is this thread's connection (``connections["default"]``), read once
+    by the caller: each ``connection.x`` is a lookup in asgiref's ``Local``."""
+    db = connections[DEFAULT_DB_ALIAS] if db is None else db
+    if db.connection is None:
         return
-    if connection.in_atomic_block or not connection.get_autocommit():
-        connection.close()  # a bug left a transaction open: never reuse it
-    elif connection.errors_occurred:
-        if connection.is_usable():
-            connection.errors_occurred = False
+    # ``autocommit`` is what get_autocommit() returns once connected.
+    if db.in_atomic_block or not db.autocommit:
+        db.close()  # a bug left a transaction open: never reuse it
+    elif db.errors_occurred:
+        if db.is_usable():
+            db.errors_occurred = False
         else:
-            connection.close()
+            db.close()
 
 
-def _connection_lost() -> bool:
+def _connection_lost(db) -> bool:
     """Whether this thread's database connection has gone (psycopg marks one
     the server closed as closed)."""
-    raw = connection.connection
+    raw = db.connection
     return raw is None or raw.closed
 
 
@@ -90,19 +96,20 @@ class CommandSyncToAsync(SyncToAsync):
     stale: its version is gone if the first attempt committed.)"""
 
     def thread_handler(self, loop, *args, **kwargs):
-        kept = connection.connection is not None
+        db = connections[DEFAULT_DB_ALIAS]  # this thread's, for the whole command
+        kept = db.connection is not None
         try:
             return super().thread_handler(loop, *args, **kwargs)
         except (OperationalError, InterfaceError):
             # Only a connection that is gone: an error on a live one (a lock
             # timeout, a deadlock) is the command's own and is not run again.
-            if not kept or not _connection_lost():
+            if not kept or not _connection_lost(db):
                 raise
             log.warning("a kept database connection had gone; the command runs again")
-            connection.close()
+            db.close()
             return super().thread_handler(loop, *args, **kwargs)
         finally:
-            keep_connection_if_healthy()
+            keep_connection_if_healthy(db)
 
 
 def database_sync_to_async(func):
@@ -114,6 +121,11 @@ def database_sync_to_async(func):
     if _ONE_DB_THREAD:
         return _db_sync_to_async(func)
     return CommandSyncToAsync(func, thread_sensitive=False, executor=_DB_THREADS)
+
+
+# A room service as a command: one wrapper per service, built once (a move
+# built a new one, with its inspection of the function, every time).
+_command = functools.cache(database_sync_to_async)
 
 
 async def _ensure_session(session) -> str:
@@ -332,7 +344,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await seen.writer(database_sync_to_async).mark(self.code, self.session_key)
 
     async def _call(self, service, *args):
-        return await database_sync_to_async(service)(self.code, self.actor(), *args)
+        return await _command(service)(self.code, self.actor(), *args)
 
     async def do_ping(self, message):
         if time.monotonic() - self.joined_group_at > GROUP_REFRESH_SECONDS:

@@ -22,9 +22,6 @@ class StandIn:
         self.closed = False
         self.checked = 0
 
-    def get_autocommit(self):
-        return self.autocommit
-
     def is_usable(self):
         self.checked += 1
         return self.usable
@@ -34,11 +31,10 @@ class StandIn:
 
 
 @pytest.fixture
-def stand_in(monkeypatch):
+def stand_in():
     def make(**kwargs):
         conn = StandIn(**kwargs)
-        monkeypatch.setattr(consumers, "connection", conn)
-        consumers.keep_connection_if_healthy()
+        consumers.keep_connection_if_healthy(conn)
         return conn
 
     return make
