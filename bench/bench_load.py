@@ -31,6 +31,7 @@ import asyncio
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -590,10 +591,7 @@ def repeated_ratio(ratios: list[float], tables: int) -> str:
     and its floor run about a minute apart, and a shared machine's speed moves
     by as much as a change is worth in that time (docs/performance.md, round
     8): one run's ratio says little, the middle of several says more."""
-    ordered = sorted(ratios)
-    middle = len(ordered) // 2
-    median = (ordered[middle] if len(ordered) % 2
-              else (ordered[middle - 1] + ordered[middle]) / 2)
+    median = statistics.median(ratios)
     runs = ", ".join(f"{ratio:.2f}x" for ratio in ratios)
     return (f"ratio khelaghor / floor over {len(ratios)} runs at {tables} tables: {runs}; "
             f"median {median:.2f}x, {sum(r <= 1.5 for r in ratios)} of {len(ratios)} <= 1.5x")

@@ -33,7 +33,8 @@ class SocketSessionMiddleware:
     to save the session before an ``http.response.start``, which a socket never
     sends, but the wrapper reads the session's state on every frame first: 2 %
     of a server's CPU under load (docs/performance.md, round 8). The socket
-    saves a new session itself (rooms.consumers) and never changes it after."""
+    saves the session itself whenever it changes it (a new visitor, a
+    nickname: rooms.consumers), as it had to before."""
 
     def __init__(self, inner):
         self.inner = inner

@@ -55,7 +55,7 @@ _DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
 )
 
 
-def keep_connection_if_healthy(db=None) -> None:
+def keep_connection_if_healthy(db) -> None:
     """After a command in a command thread: keep the thread's pooled
     connection for its next command unless it is unusable or was left inside a
     transaction. Channels' wrapper closes it after every call instead (with a
@@ -66,7 +66,6 @@ def keep_connection_if_healthy(db=None) -> None:
 
     ``db`` is this thread's connection (``connections["default"]``), read once
     by the caller: each ``connection.x`` is a lookup in asgiref's ``Local``."""
-    db = connections[DEFAULT_DB_ALIAS] if db is None else db
     if db.connection is None:
         return
     # ``autocommit`` is what get_autocommit() returns once connected.

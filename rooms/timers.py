@@ -301,7 +301,7 @@ class RedisTimers(TimerBackend):
         loop = asyncio.get_running_loop()
         line = self._lines.get(loop)
         if line is None:
-            line = self._lines[loop] = RedisLine(self._url, timeout=1.0, connect_timeout=1.0)
+            line = self._lines[loop] = RedisLine(self._url)
         return line
 
     def claim_action(self, room_id, session_key, version, received_ts):

@@ -109,13 +109,17 @@ def test_a_cancelled_command_does_not_take_the_next_ones_reply(redis_service, ke
     async def run():
         line = RedisLine(redis_service)
         await line.execute("DEL", f"{prefix}:nothing")  # the connection is open
-        cancelled = asyncio.ensure_future(line.execute("SET", f"{prefix}:c", "v", "EX", 30))
-        await asyncio.sleep(0)  # one turn of the loop: the SET is written, not answered
-        cancelled.cancel()
-        return await line.execute("DEL", f"{prefix}:k"), cancelled.cancelled()
+        # The SET is written and its caller gives up before the reply is read
+        # (a task cancelled while it awaits cancels the future it awaits).
+        pipeline = line._pipeline
+        abandoned = pipeline.send(encode("SET", f"{prefix}:c", "v", "EX", 30))
+        abandoned.cancel()
+        deleted = await line.execute("DEL", f"{prefix}:k")
+        return deleted, abandoned.cancelled(), line._pipeline is pipeline and not pipeline.closed
 
-    deleted, was_cancelled = asyncio.run(run())
+    deleted, was_cancelled, same_connection = asyncio.run(run())
     assert was_cancelled and deleted == b"1"
+    assert same_connection  # the skipped reply did not break the connection
     assert client.get(f"{prefix}:c") == b"v"  # Redis ran it; only its caller left
 
 

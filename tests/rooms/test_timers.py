@@ -134,7 +134,7 @@ class TimerContract:
         assert timers.action_claim(7, "sess") is None
 
 
-    def test_more_claims_at_once_than_connections_all_land(self, timers):
+    def test_many_claims_at_once_all_land(self, timers):
         import asyncio
 
         async def many():
