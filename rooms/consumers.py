@@ -8,19 +8,13 @@ abuse (oversize frames, flooding) closes the connection.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async as _db_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
@@ -30,6 +24,7 @@ from . import clock, codes, errors, guessing, publish, seen, services, ticker
 from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
 from .selectors import device_json, device_seat_shown, owner_tag
+from .threads import command, database_sync_to_async
 from .timers import get_timer_backend
 
 log = logging.getLogger(__name__)
@@ -41,90 +36,10 @@ FLOOD_LIMIT = 60  # messages per window before the connection is closed
 REACTIONS = frozenset(
     ["thumbs_up", "laugh", "wow", "clap", "well_played", "hurry_up", "good_luck", "oops"]
 )
-_ONE_DB_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 GROUP_REFRESH_SECONDS = 3600
 CLOSE_NO_ROOM = 4004
 CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
-
-
-# Room commands get their own small pool (settings.KHELAGHOR_DB_THREADS): more
-# threads than that wait longer for the GIL than they gain (docs/performance.md).
-_DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
-    max_workers=settings.KHELAGHOR_DB_THREADS, thread_name_prefix="khelaghor-db"
-)
-
-
-def keep_connection_if_healthy(db) -> None:
-    """After a command in a command thread: keep the thread's pooled
-    connection for its next command unless it is unusable or was left inside a
-    transaction. Channels' wrapper closes it after every call instead (with a
-    pool, CONN_MAX_AGE must be 0), and the next command then paid the pool's
-    checkout, its health-check round trip and Django's connection set-up: a
-    fifth of a move's database CPU (docs/performance.md). A connection that
-    raised is checked with one query, as Django checks one after an error.
-
-    ``db`` is this thread's connection (``connections["default"]``), read once
-    by the caller: each ``connection.x`` is a lookup in asgiref's ``Local``."""
-    if db.connection is None:
-        return
-    # ``autocommit`` is what get_autocommit() returns once connected.
-    if db.in_atomic_block or not db.autocommit:
-        db.close()  # a bug left a transaction open: never reuse it
-    elif db.errors_occurred:
-        if db.is_usable():
-            db.errors_occurred = False
-        else:
-            db.close()
-
-
-def _connection_lost(db) -> bool:
-    """Whether this thread's database connection has gone (psycopg marks one
-    the server closed as closed)."""
-    raw = db.connection
-    return raw is None or raw.closed
-
-
-class CommandSyncToAsync(SyncToAsync):
-    """``sync_to_async`` into the command threads, keeping their connections.
-
-    A kept connection may have died while it waited (PostgreSQL restarted, or
-    closed it): the command then fails on its first statement, before
-    anything was written, and runs once more on a fresh connection. (Should
-    the connection die later, during a commit, a retried move is refused as
-    stale: its version is gone if the first attempt committed.)"""
-
-    def thread_handler(self, loop, *args, **kwargs):
-        db = connections[DEFAULT_DB_ALIAS]  # this thread's, for the whole command
-        kept = db.connection is not None
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        except (OperationalError, InterfaceError):
-            # Only a connection that is gone: an error on a live one (a lock
-            # timeout, a deadlock) is the command's own and is not run again.
-            if not kept or not _connection_lost(db):
-                raise
-            log.warning("a kept database connection had gone; the command runs again")
-            db.close()
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            keep_connection_if_healthy(db)
-
-
-def database_sync_to_async(func):
-    """On PostgreSQL, database work runs in pool threads rather than the
-    process's one shared thread: each room is serialised by its row lock, so
-    rooms need not wait for each other's commands (docs/performance.md). SQLite
-    takes one write lock for the whole file anyway (and its shared-cache test
-    database refuses concurrent writers outright), so it keeps the one thread."""
-    if _ONE_DB_THREAD:
-        return _db_sync_to_async(func)
-    return CommandSyncToAsync(func, thread_sensitive=False, executor=_DB_THREADS)
-
-
-# A room service as a command: one wrapper per service, built once (a move
-# built a new one, with its inspection of the function, every time).
-_command = functools.cache(database_sync_to_async)
 
 
 async def _ensure_session(session) -> str:
@@ -343,7 +258,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await seen.writer(database_sync_to_async).mark(self.code, self.session_key)
 
     async def _call(self, service, *args):
-        return await _command(service)(self.code, self.actor(), *args)
+        return await command(service)(self.code, self.actor(), *args)
 
     async def do_ping(self, message):
         if time.monotonic() - self.joined_group_at > GROUP_REFRESH_SECONDS:

@@ -36,10 +36,11 @@ from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from accounts_optional import ratings
 
-from . import clock, publish, services
+from . import clock, publish, services, threads
 from .models import Game, Room
 from .timers import get_timer_backend, wakeup
 
@@ -133,19 +134,27 @@ def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS) -> int:
 
 
 def _fire_logged(key: str, payload: int) -> None:
+    db = connections[DEFAULT_DB_ALIAS]
     try:
-        fire(key, payload)
+        threads.once_more_if_connection_lost(db, lambda: fire(key, payload))
     except Exception:  # one bad game must not stop every other table's clock
         log.exception("timer %s (%s) failed", key, payload)
 
 
 def _fire_claimed(claims) -> None:
-    backend = get_timer_backend()
-    for key, payload in claims:
-        try:
+    """Fire what the claim returned, in a command thread on its kept
+    connection: a computer's move is most of what the timers fire, and
+    Channels' wrapper checked a connection out of the pool, and closed it,
+    for every batch (docs/performance.md, "Round 9"). A fire that met the kept
+    connection dead (PostgreSQL restarted) runs once more on a fresh one.
+    The batch is acked in one round trip at its end: should the process die
+    before, its claims are handed out again after their lease, and a fired
+    deadline's seq has moved on, so firing it again does nothing."""
+    try:
+        for key, payload in claims:
             _fire_logged(key, payload)
-        finally:
-            backend.ack(key)
+    finally:
+        get_timer_backend().ack(*(key for key, _ in claims))
 
 
 class Health:
@@ -188,6 +197,7 @@ async def _beat() -> bool:
 
 async def claim_loop(health: Health) -> None:
     backend = get_timer_backend()
+    claim_due_and_next = sync_to_async(backend.claim_due_and_next, thread_sensitive=False)
     wakeup.loop, wakeup.event = asyncio.get_running_loop(), asyncio.Event()
     while True:
         next_at = None
@@ -195,9 +205,7 @@ async def claim_loop(health: Health) -> None:
             health.claiming_since = time.monotonic()
             wakeup.at, wakeup.earliest_armed = float("-inf"), float("inf")
             try:
-                claims, next_at = await sync_to_async(
-                    backend.claim_due_and_next, thread_sensitive=False
-                )(clock.timestamp())
+                claims, next_at = await claim_due_and_next(clock.timestamp())
             finally:
                 health.claiming_since = None
             if health.failing:
@@ -205,7 +213,7 @@ async def claim_loop(health: Health) -> None:
                 log.info("turn timers answer; %d deadlines re-armed from the database", armed)
                 health.failing = False
             if claims:
-                await database_sync_to_async(_fire_claimed)(claims)
+                await threads.command(_fire_claimed)(claims)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # Redis is down: the sweep keeps the clocks going

@@ -66,8 +66,9 @@ class TimerBackend(ABC):
         """Take every key due at ``now`` (at most ``limit``) with its payload.
         A claim not acked within the lease is handed out again."""
 
-    def ack(self, key: str) -> None:  # noqa: B027 - only leased backends need it
-        """The claim of ``key`` was processed."""
+    def ack(self, *keys: str) -> None:  # noqa: B027 - only leased backends need it
+        """The claims of ``keys`` were processed (the ticker acks a batch in
+        one call: one round trip, not one a fire)."""
 
     def next_due(self) -> float | None:
         """The earliest scheduled deadline, if the backend can tell cheaply."""
@@ -280,8 +281,9 @@ class RedisTimers(TimerBackend):
         claims = [(pairs[i].decode(), int(pairs[i + 1])) for i in range(0, len(pairs), 2)]
         return claims, float(next_at) if next_at else None
 
-    def ack(self, key):
-        self.redis.zrem(self.processing_key, key)
+    def ack(self, *keys):
+        if keys:
+            self.redis.zrem(self.processing_key, *keys)
 
     def next_due(self):
         first = self.redis.zrange(self.due_key, 0, 0, withscores=True)

@@ -18,8 +18,8 @@ django.setup()
 
 from django.db import OperationalError, connection, transaction  # noqa: E402
 
-from rooms.consumers import CommandSyncToAsync  # noqa: E402
 from rooms.models import Room  # noqa: E402
+from rooms.threads import CommandSyncToAsync  # noqa: E402
 
 
 def command() -> int:

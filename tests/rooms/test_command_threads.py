@@ -1,13 +1,18 @@
 """Command threads keep their database connection between room commands
-(``rooms.consumers.keep_connection_if_healthy``) unless it is unusable or was
-left inside a transaction. Pure decision logic, on a stand-in connection; the
-servers' own runs (tests/integration) use the real one."""
+(``rooms.threads.keep_connection_if_healthy``) unless it is unusable or was
+left inside a transaction, and run a command once more when the kept
+connection had gone (``once_more_if_connection_lost``). Pure decision logic,
+on a stand-in connection; the servers' own runs (tests/integration) use the
+real one."""
 
 from __future__ import annotations
 
-import pytest
+from types import SimpleNamespace
 
-from rooms import consumers
+import pytest
+from django.db import OperationalError
+
+from rooms import threads
 
 
 class StandIn:
@@ -28,13 +33,14 @@ class StandIn:
 
     def close(self):
         self.closed = True
+        self.connection = None
 
 
 @pytest.fixture
 def stand_in():
     def make(**kwargs):
         conn = StandIn(**kwargs)
-        consumers.keep_connection_if_healthy(conn)
+        threads.keep_connection_if_healthy(conn)
         return conn
 
     return make
@@ -63,3 +69,42 @@ def test_after_an_error_a_connection_that_does_not_answer_is_closed(stand_in):
 def test_no_connection_nothing_to_do(stand_in):
     conn = stand_in(open_=False)
     assert not conn.closed and conn.checked == 0
+
+
+def failing_once(conn, *, lose_connection: bool):
+    """A command that fails on its first run (the connection gone, or a
+    failure of its own on a live one), then succeeds."""
+    runs = []
+
+    def run():
+        runs.append(conn.connection)
+        if len(runs) == 1:
+            if lose_connection:
+                conn.connection = SimpleNamespace(closed=True)  # as psycopg marks it
+            raise OperationalError("the first run fails")
+        return "done"
+
+    return run, runs
+
+
+def test_a_command_that_met_its_kept_connection_gone_runs_once_more_on_a_fresh_one():
+    conn = StandIn()
+    run, runs = failing_once(conn, lose_connection=True)
+    assert threads.once_more_if_connection_lost(conn, run) == "done"
+    assert len(runs) == 2 and conn.closed and runs[1] is None  # the second opens its own
+
+
+def test_a_failure_on_a_live_connection_is_the_commands_own_and_is_not_run_again():
+    conn = StandIn()
+    run, runs = failing_once(conn, lose_connection=False)
+    with pytest.raises(OperationalError):
+        threads.once_more_if_connection_lost(conn, run)
+    assert len(runs) == 1 and not conn.closed
+
+
+def test_a_command_that_opened_its_own_connection_is_not_run_again():
+    conn = StandIn(open_=False)  # nothing kept: the failure is not a stale connection's
+    run, runs = failing_once(conn, lose_connection=True)
+    with pytest.raises(OperationalError):
+        threads.once_more_if_connection_lost(conn, run)
+    assert len(runs) == 1

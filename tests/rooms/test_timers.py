@@ -16,8 +16,7 @@ from rooms.timers import CLAIM_TTL_SECONDS, InProcessTimers, RedisTimers, Wakeup
 def take(timers, now, limit=200):
     """Claim what is due and acknowledge it, as the ticker does."""
     claims = timers.claim_due(now, limit=limit)
-    for key, _ in claims:
-        timers.ack(key)
+    timers.ack(*(key for key, _ in claims))
     return claims
 
 
@@ -175,6 +174,16 @@ class TestRedisTimers(TimerContract):
         assert timers.claim_due(100.0) == [("g:1", 5)]  # the claimer dies here
         assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS - 1) == []
         assert timers.claim_due(100.0 + RedisTimers.LEASE_SECONDS + 1) == [("g:1", 5)]
+
+    def test_a_batch_acked_in_one_call_is_never_handed_out_again(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        timers.schedule("g:2", 6, 100.5)
+        timers.schedule("g:3", 7, 300.0)
+        claimed = timers.claim_due(101.0)
+        assert claimed == [("g:1", 5), ("g:2", 6)]
+        timers.ack(*(key for key, _ in claimed))  # as the ticker acks a batch
+        assert timers.claim_due(101.0 + RedisTimers.LEASE_SECONDS + 1) == []
+        assert timers.claim_due(300.0) == [("g:3", 7)]
 
     def test_a_requeued_lease_never_overrides_a_newer_schedule(self, timers):
         timers.schedule("g:1", 5, 100.0)
