@@ -62,12 +62,13 @@ def _snapshot(code: str, session_key: str, showing: int | None = None) -> dict[s
 
 
 @database_sync_to_async
-def _opened(code: str, actor: services.Actor, showing: int | None) -> dict[str, Any]:
+def _opened(code: str, actor: services.Actor,
+            showing: int | None) -> tuple[bool, dict[str, Any]]:
     """A page connected: its seats are present, and here is its snapshot. One
     trip to a database thread where there were two: after a restart every page
-    connects at once (docs/performance.md, "Pings together")."""
-    services.connection_opened(code, actor)
-    return services.snapshot_for(code, actor.session_key, showing)
+    connects at once (docs/performance.md, "Pings together"). Also whether
+    the connection was counted on a seat."""
+    return services.connection_opened(code, actor, showing)
 
 
 def _decode(text_data: str | None) -> dict[str, Any]:
@@ -110,6 +111,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # Set when this side closes the socket: nothing more is sent or handled
     # after the close frame (daphne refuses sends on a closing socket).
     closing = False
+    # Whether this socket counts in a seat's ``connections``: counted when it
+    # opened (its session had a seat) or when it joined one. Its close undoes
+    # only that: a spectator's close needs no database, and a spectator tab
+    # of a seated player no longer takes the seat offline as it closes.
+    counted = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Skip the ``close_old_connections`` thread hop that Channels makes
@@ -171,14 +177,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.secret_hands = declaration(room.game).secret_hands
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
         self.joined_group_at = time.monotonic()
-        await self._send(await _opened(self.code, self.actor(), self.showing))
+        self.counted, snapshot = await _opened(self.code, self.actor(), self.showing)
+        await self._send(snapshot)
         ticker.ensure_started()
 
     async def disconnect(self, code: int) -> None:
         if self.room_id is None:
             return
         await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
-        await database_sync_to_async(services.connection_closed)(self.code, self.actor())
+        if self.counted:
+            await database_sync_to_async(services.connection_closed)(self.code, self.actor())
 
     def actor(self) -> services.Actor:
         session = self.scope["session"]
@@ -276,9 +284,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         seed = message.get("client_seed")
         if seed is not None and not isinstance(seed, str):
             raise errors.BadMessage("client_seed must be text")
-        await database_sync_to_async(services.seat_join)(
+        change = await database_sync_to_async(services.seat_join)(
             self.code, self.actor(), seat, seed, over_socket=True
         )
+        # A new seat counts this socket; joining again, already seated, does not.
+        if any(event["type"] == "joined" for event in change.events):
+            self.counted = True
 
     async def _set_nickname(self, name: Any) -> None:
         try:

@@ -217,9 +217,14 @@ def snapshot_for(code: str, session_key: str, showing: int | None = None) -> dic
     """The session's snapshot: its own seat's view, or for a shared device the
     seat it shows (``device_seat_shown``), with a ``device`` field."""
     room = room_get(code)
-    seats = list(room.seats.order_by("index"))
+    return snapshot_of(room, list(room.seats.order_by("index")), current_game(room),
+                       session_key, showing)
+
+
+def snapshot_of(room: Room, seats: list[Seat], game_row: Game | None, session_key: str,
+                showing: int | None = None) -> dict[str, Any]:
+    """``snapshot_for`` of a room already read (a command's locked room)."""
     seat = own_seat(seats, session_key)
-    game_row = current_game(room)
     held = [s.index for s in seats if s.kind == Seat.Kind.HUMAN and s.session_key == session_key]
     device = None
     if len(held) > 1:

@@ -4,23 +4,30 @@ change anyone can see (a seat goes online or offline) bumps the version."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 
 from .. import clock, codes, errors, rows
 from ..models import Seat
-from .core import Actor, Change, commit, locked, seat_of, seats_held, seats_of
+from ..selectors import snapshot_of
+from .core import Actor, Change, commit, locked, seats_held, seats_of
 
 
 @transaction.atomic
-def connection_opened(code: str, actor: Actor) -> Seat | None:
+def connection_opened(code: str, actor: Actor,
+                      showing: int | None = None) -> tuple[bool, dict[str, Any]]:
     """A page of the session connected: every seat it plays (its own and the
-    pass-and-play seats on its device) is present. Returns its own seat."""
+    pass-and-play seats on its device) is present. Returns whether it counted
+    the connection on any seat (a spectator's counts on none, and its close
+    has nothing to undo: rooms.consumers), and the page's snapshot, made from
+    the room as this command locked it (reading it again afterwards was three
+    more queries, the larger part of a connect: docs/performance.md)."""
     room = locked(code)
     seats = seats_of(room)
     held = seats_held(seats, actor)
     if not held:
-        return None
+        return False, snapshot_of(room, seats, room.current_game, actor.session_key, showing)
     was_connected = [seat.connected for seat in held]
     for seat in held:
         seat.connections += 1  # the room is locked: a plain increment is safe
@@ -30,7 +37,7 @@ def connection_opened(code: str, actor: Actor) -> Seat | None:
     # A second tab of a connected seat changes nothing anyone sees: no version.
     if not all(was_connected):
         commit(room, Change(room.id))
-    return seat_of(seats, actor)
+    return True, snapshot_of(room, seats, room.current_game, actor.session_key, showing)
 
 
 # Seconds between two presence writes for one connection (rooms.consumers)

@@ -291,3 +291,49 @@ async def test_a_command_after_the_room_closed_is_not_found_and_the_socket_stays
     await socket.send_json_to({"type": "ping", "id": "p1"})
     assert await receive(socket) == {"type": "pong", "id": "p1"}
     await socket.disconnect()
+
+
+async def test_a_socket_undoes_only_the_presence_it_counted(room_code):
+    from asgiref.sync import sync_to_async
+
+    from rooms.models import Seat
+
+    code, host_key = room_code
+
+    async def seat_connections() -> list[int]:
+        return [s.connections async for s in Seat.objects.filter(room__code=code).order_by("index")]
+
+    host = await connect(code, host_key)
+    await receive(host, "snapshot")
+    assert await seat_connections() == [1, 0]
+
+    # A guest's first tab opens before the guest has a seat: it counts on none.
+    guest_key = await aguest("Rumi")
+    early_tab = await connect(code, guest_key)
+    await receive(early_tab, "snapshot")
+    # The guest takes the seat from another tab (over HTTP, then its socket).
+    await sync_to_async(services.seat_join)(code, services.Actor(guest_key, "Rumi"))
+    seated_tab = await connect(code, guest_key)
+    await receive(seated_tab, "snapshot")
+    assert await seat_connections() == [1, 1]
+    # The early tab closes: the guest is still here, in the other tab.
+    version = (await Room.objects.aget(code=code)).version
+    await early_tab.disconnect()
+    assert await seat_connections() == [1, 1]
+    assert (await Room.objects.aget(code=code)).version == version
+    # The seated tab closes: now the guest has gone.
+    await seated_tab.disconnect()
+    assert await seat_connections() == [1, 0]
+
+    # A spectator who joins over its socket counts from then on, and its
+    # close takes the seat offline again.
+    newcomer = await connect(code, await aguest("Mitu"))
+    await receive(newcomer, "snapshot")
+    await sync_to_async(services.seat_leave)(code, services.Actor(guest_key, "Rumi"))
+    await newcomer.send_json_to({"type": "join", "id": "j1"})
+    assert (await receive(newcomer, "ok"))["id"] == "j1"
+    assert await seat_connections() == [1, 1]
+    await newcomer.disconnect()
+    assert await seat_connections() == [1, 0]
+    await host.disconnect()
+    assert await seat_connections() == [0, 0]
