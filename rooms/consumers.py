@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
@@ -119,23 +120,31 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Skip the ``close_old_connections`` thread hop that Channels makes
-        before every handler, for incoming frames and group messages: one hop
-        per seat per move was a sixth of the server's CPU under load
-        (docs/performance.md). Every database call here runs through
-        ``database_sync_to_async``, which closes stale connections around
-        itself; connect and disconnect keep Channels' own handling."""
-        if message["type"] == "websocket.receive" or message["type"].startswith("room."):
-            handler = getattr(self, get_handler_name(message), None)
-            if handler is not None:
-                await handler(message)
-                if message["type"].startswith("room."):
-                    # Channels' dispatch loop keeps the last message in a local
-                    # until the next one comes, and every socket gets its own
-                    # copy of a room update with every seat's payload: emptied,
-                    # an idle socket holds none (6 KB each, bench/bench_memory.py).
-                    message.clear()
-                return
-        await super().dispatch(message)
+        before every handler: one hop per seat per move was a sixth of the
+        server's CPU under load, and a spectator who comes and goes paid three
+        (docs/performance.md). It closes only the connection of Channels' one
+        shared thread, and no database work here happens there outside
+        ``database_sync_to_async``, whose wrappers look after their own
+        connections (rooms.threads; Channels' closes stale ones around
+        itself)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            await super().dispatch(message)  # Channels' error for an unknown type
+            return
+        await handler(message)
+        if message["type"].startswith("room."):
+            # Channels' dispatch loop keeps the last message in a local
+            # until the next one comes, and every socket gets its own
+            # copy of a room update with every seat's payload: emptied,
+            # an idle socket holds none (6 KB each, bench/bench_memory.py).
+            message.clear()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own, without its ``close_old_connections`` hop (``dispatch``);
+        this consumer joins its room's group itself (``connect``), so it has no
+        ``groups`` for Channels to leave."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def connect(self) -> None:
         publish.from_event_loop()
