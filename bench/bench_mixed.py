@@ -18,6 +18,7 @@ what happens past capacity.
 
     .venv/bin/python bench/bench_mixed.py                 # sweep from 50 tables, 20 s each
     .venv/bin/python bench/bench_mixed.py --tables 100    # one level, then the floor
+    .venv/bin/python bench/bench_mixed.py --tables 400 --repeat 5   # the ratio, 5 times
     .venv/bin/python bench/bench_mixed.py --quick         # sweep from 10 tables, 12 s each
     KHELAGHOR_BENCH_QUICK=1 make bench
 
@@ -433,6 +434,35 @@ def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
                             "KHELAGHOR_TURN_SECONDS": str(TURN_SECONDS), **(extra or {})})
 
 
+def floor_beside(tables: int, s: dict, args) -> float:
+    """Run the floor at the product's update rate and frame size, print it,
+    and return the ratio of their CPU per update."""
+    bare = floor(tables, s["updates_s"], args.duration, args.processes, int(s["frame_size"]))
+    done = len(bare["stats"].latencies)
+    floor_cpu = 1000 * bare["cpu"] / max(1, done)
+    ratio = s["cpu_ms"] / max(0.01, floor_cpu)
+    print(f"floor (bare broadcast) at {done / bare['duration']:.0f} broadcasts/s: "
+          f"{floor_cpu:.2f} ms CPU each ({100 * bare['cpu'] / bare['elapsed']:.0f}% of one "
+          f"core), p99 {base.pct(bare['stats'].latencies, 99) * 1000:.0f} ms; khelaghor / "
+          f"floor CPU per update {ratio:.2f}x", flush=True)
+    return ratio
+
+
+def repeated(args) -> int:
+    """``--tables N --repeat R``: the level and its floor R times, fresh rooms
+    each time, then every ratio and their median (bench_load.repeated_ratio:
+    one run's ratio moves with the machine's speed between its two phases)."""
+    ratios, first = [], 0
+    for run in range(args.repeat):
+        print(f"-- run {run + 1} of {args.repeat}", flush=True)
+        result = level(args.tables, args.duration, args.processes, first)
+        first += args.tables
+        s = print_level("khelaghor", result)
+        ratios.append(floor_beside(args.tables, s, args))
+    print(base.repeated_ratio(ratios, args.tables), flush=True)
+    return 0
+
+
 def main() -> int:
     global TURN_SECONDS, PINGS_TOGETHER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -449,6 +479,9 @@ def main() -> int:
                              "as after a server restart")
     parser.add_argument("--past", type=float, default=2.5,
                         help="after the sweep, a run at this multiple of the sustainable load")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="with --tables: run the level this many times (product, then "
+                             "floor, each time) and print every CPU ratio and their median")
     parser.add_argument("--quick", action="store_true",
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="sweep from 10 tables, 12 s each, at most 3 levels")
@@ -470,6 +503,8 @@ def main() -> int:
           f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; pings every {PING_EVERY:g} s, "
           f"{'all at once' if PINGS_TOGETHER else 'each socket at its own phase'}", flush=True)
 
+    if args.tables and args.repeat > 1:
+        return repeated(args)
     first = 0
     results: list[tuple[int, dict]] = []
     if args.tables:
@@ -498,13 +533,7 @@ def main() -> int:
         print(f"sustainable load: {sustainable[0]} tables "
               f"({summarise(sustainable[1])['updates_s']:.0f} updates/s)", flush=True)
     tables, result = sustainable
-    s = summarise(result)
-    bare = floor(tables, s["updates_s"], args.duration, args.processes, int(s["frame_size"]))
-    done = len(bare["stats"].latencies)
-    floor_cpu = 1000 * bare["cpu"] / max(1, done)
-    print(f"floor (bare broadcast) at {done / bare['duration']:.0f} broadcasts/s: "
-          f"{floor_cpu:.2f} ms CPU each, p99 {base.pct(bare['stats'].latencies, 99) * 1000:.0f}"
-          f" ms; khelaghor / floor CPU per update {s['cpu_ms'] / max(0.01, floor_cpu):.1f}x")
+    floor_beside(tables, summarise(result), args)
     if not args.tables and args.past:
         past = max(1, int(round(tables * args.past)))
         result = level(past, args.duration, args.processes, first)
