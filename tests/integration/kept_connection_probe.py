@@ -8,6 +8,7 @@ JSON."""
 
 import asyncio
 import json
+import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -18,6 +19,7 @@ django.setup()
 
 from django.db import OperationalError, connection, transaction  # noqa: E402
 
+from rooms import ticker  # noqa: E402
 from rooms.models import Room  # noqa: E402
 from rooms.threads import CommandSyncToAsync  # noqa: E402
 
@@ -57,9 +59,36 @@ async def main() -> dict:
         failed_with = None
     except OperationalError as exc:
         failed_with = type(exc.__cause__).__name__
+    after_failure = await run()
+    fires, fire_errors = await timers_fire_after_a_lost_connection(thread, run)
     return {"first": first, "kept": kept, "terminated": terminated, "after": after,
             "again": again, "failed_with": failed_with, "failing_runs": failing_runs,
-            "after_failure": await run()}
+            "after_failure": after_failure, **fires, "fire_errors": fire_errors}
+
+
+async def timers_fire_after_a_lost_connection(thread, run) -> tuple[dict, list[str]]:
+    """A batch of deadlines fired by the turn timers (``ticker._fire_claimed``)
+    in the command thread, when PostgreSQL has closed its kept connection: each
+    fire runs a query; the first meets the dead connection and runs again."""
+    fired: list[list] = []
+
+    def fire(key: str, payload: int) -> None:  # stands in for services.deadline_fire
+        Room.objects.count()
+        fired.append([key, connection.connection.info.backend_pid])
+
+    errors: list[str] = []
+
+    class Errors(logging.Handler):
+        def emit(self, record):
+            errors.append(record.getMessage())
+
+    logging.getLogger("rooms.ticker").addHandler(Errors(logging.ERROR))
+    ticker.fire = fire
+    kept = await run()
+    terminated = await asyncio.to_thread(terminate, kept)
+    await CommandSyncToAsync(ticker._fire_claimed, thread_sensitive=False, executor=thread)(
+        [("g:1", 1), ("g:2", 2)])
+    return {"fire_kept": kept, "fire_terminated": terminated, "fired": fired}, errors
 
 
 print(json.dumps(asyncio.run(main())))
