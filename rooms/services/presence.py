@@ -26,18 +26,17 @@ def connection_opened(code: str, actor: Actor,
     room = locked(code)
     seats = seats_of(room)
     held = seats_held(seats, actor)
-    if not held:
-        return False, snapshot_of(room, seats, room.current_game, actor.session_key, showing)
     was_connected = [seat.connected for seat in held]
     for seat in held:
         seat.connections += 1  # the room is locked: a plain increment is safe
         seat.last_seen = clock.now()
         seat.disconnected_at = None
         rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
-    # A second tab of a connected seat changes nothing anyone sees: no version.
+    # A second tab of a connected seat, or a spectator, changes nothing anyone
+    # sees: no version.
     if not all(was_connected):
         commit(room, Change(room.id))
-    return True, snapshot_of(room, seats, room.current_game, actor.session_key, showing)
+    return bool(held), snapshot_of(room, seats, room.current_game, actor.session_key, showing)
 
 
 # Seconds between two presence writes for one connection (rooms.consumers)
