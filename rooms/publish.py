@@ -149,7 +149,32 @@ def _sent(task: asyncio.Task) -> None:
 
 
 def arm_game(game_id: int, seq: int, deadline: datetime) -> None:
-    get_timer_backend().schedule(f"g:{game_id}", seq, deadline.timestamp())
+    backend, key, deadline_ts = get_timer_backend(), f"g:{game_id}", deadline.timestamp()
+    loop = _caller_loop.get()
+    if not backend.arms_on_loop or loop is None or loop.is_closed():
+        backend.schedule(key, seq, deadline_ts)
+        return
+    # Handed to the loop, right behind the broadcast, as the broadcast is: the
+    # loop's pipelined Redis connection costs less CPU than the round trip
+    # here (rooms.timers.RedisTimers.schedule_async). The game's next move
+    # comes from a player who has had the broadcast, or from this deadline, so
+    # it hardly arms first; a seat changing hands at that moment still could,
+    # as two threads' arms could before. An arm that fails or is overtaken is
+    # caught by the database sweep, which fires overdue deadlines (rooms.ticker).
+    loop.call_soon_threadsafe(_start_arm, backend, key, seq, deadline_ts)
+
+
+def _start_arm(backend, key: str, seq: int, deadline_ts: float) -> None:
+    task = asyncio.ensure_future(backend.schedule_async(key, seq, deadline_ts))
+    _sending.add(task)
+    task.add_done_callback(_armed)
+
+
+def _armed(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("could not arm a turn timer; the database sweep will fire it",
+                  exc_info=task.exception())
 
 
 def arm_game_on_commit(game_id: int, seq: int, deadline: datetime) -> None:

@@ -12,7 +12,9 @@ a command, for a command whose reply is one line.
 on it: a command is written at once, and replies come back in the order the
 commands were written, so each resolves the oldest waiting future. It speaks
 only the simple replies (``+OK``, ``:1``, ``-ERR``), which is all that ``SET``,
-``DEL``, ``AUTH`` and ``SELECT`` answer; any other reply closes the connection.
+``DEL``, ``AUTH``, ``SELECT`` and the timers' arming script (an integer) answer;
+any other reply closes the connection. Since round 10 a move's deadline is
+armed here too (``RedisTimers.schedule_async``).
 A reply that does not come within ``timeout`` fails every command waiting on
 the connection and closes it (a reply after that would answer the wrong
 command); a closed connection fails what waits on it, and the next command
@@ -145,7 +147,8 @@ class RedisLine:
         except RedisConnectionError:
             # The kept connection had gone (Redis restarted, or dropped it while
             # it sat idle): once more, on a new one. The commands sent here are
-            # SET and DEL, and sending either twice does what sending it once does.
+            # SET, DEL and the arming script, and sending any of them twice does
+            # what sending it once does.
             return await (await self._connect()).send(command)
 
     async def _connect(self) -> _Pipeline:

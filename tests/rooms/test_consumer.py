@@ -185,6 +185,21 @@ async def test_flooding_is_refused_then_closed(room_code):
     ]
 
 
+async def test_a_name_sent_with_join_is_the_seats_though_the_socket_spoke_before(room_code):
+    """The socket keeps who it speaks for (``RoomConsumer.actor``); a new name
+    given with ``join`` must not be lost to what it kept."""
+    code, host_key = room_code
+    guest = await connect(code, await aguest("Rumi"))
+    await receive(guest, "snapshot")
+    await guest.send_json_to({"type": "leave", "id": "l1"})  # a command as "Rumi"
+    assert (await receive(guest, "error"))["code"] == "not_seated"
+    await guest.send_json_to({"type": "join", "name": "Nila", "id": "j1"})
+    assert (await receive(guest, "ok"))["id"] == "j1"
+    joined = await receive(guest, "update", where=lambda m: m["you"]["seat"] == 1)
+    assert joined["room"]["seats"][1]["name"] == "Nila" and joined["you"]["name"] == "Nila"
+    await guest.disconnect()
+
+
 async def test_join_start_and_a_stale_action_gets_a_resync(room_code):
     code, host_key = room_code
     host = await connect(code, host_key)

@@ -46,6 +46,17 @@ class TimerContract:
         assert take(timers, 120.0) == []
         assert take(timers, 150.0) == [("g:1", 6)]
 
+    def test_arming_from_the_event_loop_arms_the_same(self, timers):
+        """What a server's moves use (rooms.publish.arm_game)."""
+        async def arm():
+            await timers.schedule_async("g:1", 5, 100.0)
+            await timers.schedule_async("g:1", 6, 150.0)
+            await timers.schedule_async("g:2", 3, 120.0)
+
+        asyncio.run(arm())
+        assert take(timers, 149.0) == [("g:2", 3)]
+        assert take(timers, 150.0) == [("g:1", 6)]
+
     def test_cancel_forgets(self, timers):
         timers.schedule("g:1", 5, 100.0)
         timers.cancel("g:1")
@@ -197,6 +208,16 @@ class TestRedisTimers(TimerContract):
         timers.redis.script_flush()  # as after a Redis restart
         timers.schedule("g:2", 6, 101.0)
         timers.schedule("g:3", 7, 102.0)
+        assert timers.claim_due(200.0) == [("g:1", 5), ("g:2", 6), ("g:3", 7)]
+
+    def test_arming_from_the_event_loop_works_after_redis_forgot_its_scripts(self, timers):
+        async def arm():
+            await timers.schedule_async("g:1", 5, 100.0)  # the script is known
+            timers.redis.script_flush()  # as after a Redis restart
+            await timers.schedule_async("g:2", 6, 101.0)  # NOSCRIPT: sent whole
+            await timers.schedule_async("g:3", 7, 102.0)  # and known again
+
+        asyncio.run(arm())
         assert timers.claim_due(200.0) == [("g:1", 5), ("g:2", 6), ("g:3", 7)]
 
     def test_arming_works_after_redis_closed_the_kept_connection(self, timers):
