@@ -14,3 +14,36 @@ def test_the_median_of_an_odd_number_of_runs_is_the_middle_one():
 def test_the_median_of_an_even_number_of_runs_is_between_the_middle_two():
     line = bench.repeated_ratio([1.85, 1.40, 1.60, 1.20], 200)
     assert line.endswith("median 1.50x, 2 of 4 <= 1.5x")
+
+
+def _read(updates, measuring):
+    """What a bench player counts from ``updates`` (versions) on one socket."""
+    import asyncio
+    import json
+
+    class Socket:
+        def __aiter__(self):
+            return self._frames()
+
+        async def _frames(self):
+            for version in updates:
+                yield json.dumps({"type": "update", "version": version, "room": {}, "game": None})
+
+    stats = bench.Stats()
+    stats.measuring = measuring
+    table = bench.Table(0, 1)
+    player = bench.Player(table, 0, Socket(), stats)
+    asyncio.run(player.read(product=False))
+    return stats.dropped
+
+
+def test_a_version_gap_counts_while_the_run_measures():
+    assert _read([4, 5, 7, 8], measuring=True) == 1
+
+
+def test_a_version_gap_as_the_sockets_hang_up_does_not_count():
+    """Each close is a presence update to the table's other seats, and two
+    closes handled by two servers at once can reach them out of order: that is
+    the hang-up, not the run (it was the "one version gap" of round 9)."""
+    assert _read([4, 5, 7, 8], measuring=False) == 0
+    assert _read([4, 6, 5], measuring=True) == 1  # out of order: the late one is ignored
