@@ -8,6 +8,7 @@ one for spectators); each consumer forwards only its own seat's payload.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -136,16 +137,23 @@ def room_changed(room, change) -> None:
 
 
 def _start_send(layer, group: str, message: dict[str, Any]) -> None:
-    task = asyncio.ensure_future(layer.group_send(group, message))
+    # The move is committed; clients resync from their version on the next update.
+    _start(layer.group_send(group, message), "broadcast failed")
+
+
+def _start(work, failure: str) -> None:
+    """On the loop: run the coroutine ``work`` without waiting for it (a
+    broadcast, an arm handed over by a command thread); log ``failure`` if it
+    raises. The task is kept until done, so it is not collected midway."""
+    task = asyncio.ensure_future(work)
     _sending.add(task)
-    task.add_done_callback(_sent)
+    task.add_done_callback(functools.partial(_finished, failure))
 
 
-def _sent(task: asyncio.Task) -> None:
+def _finished(failure: str, task: asyncio.Task) -> None:
     _sending.discard(task)
     if not task.cancelled() and task.exception() is not None:
-        # The move is committed; clients resync from their version on the next update.
-        log.error("broadcast failed", exc_info=task.exception())
+        log.error(failure, exc_info=task.exception())
 
 
 def arm_game(game_id: int, seq: int, deadline: datetime) -> None:
@@ -165,16 +173,8 @@ def arm_game(game_id: int, seq: int, deadline: datetime) -> None:
 
 
 def _start_arm(backend, key: str, seq: int, deadline_ts: float) -> None:
-    task = asyncio.ensure_future(backend.schedule_async(key, seq, deadline_ts))
-    _sending.add(task)
-    task.add_done_callback(_armed)
-
-
-def _armed(task: asyncio.Task) -> None:
-    _sending.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        log.error("could not arm a turn timer; the database sweep will fire it",
-                  exc_info=task.exception())
+    _start(backend.schedule_async(key, seq, deadline_ts),
+           "could not arm a turn timer; the database sweep will fire it")
 
 
 def arm_game_on_commit(game_id: int, seq: int, deadline: datetime) -> None:
