@@ -49,6 +49,10 @@ REMATCH_AFTER = 1.0
 MIX = [("liars_dice", 4, 1), ("ludo", 4, 1), ("snakes", 4, 1), ("ludo", 6, 2)]
 IDLE_EVERY = 10  # one idle Snakes table (humans who never act) per this many tables
 SPECTATOR_EVERY = 3  # one spectator per this many tables
+# "seat": a table's seats on different servers in turn (every move crosses
+# processes); "room": every socket of a room on one server, as a proxy that
+# routes by the room's address does (docs/deploy.md).
+ROUTE = "seat"
 
 
 def label(game: str, seats: int) -> str:
@@ -304,7 +308,8 @@ async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: li
 
     async def open_seat(table: MixedTable, player: Seat, code: str) -> None:
         async with gate:
-            server = servers[(table.number + (player.seat or 0)) % len(servers)]
+            spread = 0 if ROUTE == "room" else (player.seat or 0)
+            server = servers[(table.number + spread) % len(servers)]
             player.ws = await connect(server, code, player.key)
 
     started = time.perf_counter()
@@ -321,9 +326,12 @@ async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: li
     rss_after = base.rss_kb(pids)
     loop = asyncio.get_running_loop()
     until = loop.time() + base.WARM_UP + duration
-    side = [asyncio.create_task(spectate(servers[i % len(servers)], codes[i * SPECTATOR_EVERY
-                                                                          % len(codes)],
-                                         key, until, figures))
+    def watched(i: int) -> int:
+        return i * SPECTATOR_EVERY % len(codes)
+
+    side = [asyncio.create_task(spectate(
+                servers[(watched(i) if ROUTE == "room" else i) % len(servers)],
+                codes[watched(i)], key, until, figures))
             for i, key in enumerate(watchers)]
     side.append(asyncio.create_task(pinger(lambda: [p.ws for p in everyone], until)))
     await asyncio.sleep(base.WARM_UP)  # the window's start (a duration, not a synchronisation)
@@ -464,7 +472,7 @@ def repeated(args) -> int:
 
 
 def main() -> int:
-    global TURN_SECONDS, PINGS_TOGETHER
+    global TURN_SECONDS, PINGS_TOGETHER, ROUTE
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=0,
                         help="one level of this many tables (default: the sweep)")
@@ -477,6 +485,9 @@ def main() -> int:
     parser.add_argument("--pings", choices=["spread", "together"], default="spread",
                         help="each socket's pings at its own phase (default), or all at once "
                              "as after a server restart")
+    parser.add_argument("--route", choices=["seat", "room"], default="seat",
+                        help="a table's seats on the servers in turn (default), or a room's "
+                             "sockets all on one server, as a proxy routing by room does")
     parser.add_argument("--past", type=float, default=2.5,
                         help="after the sweep, a run at this multiple of the sustainable load")
     parser.add_argument("--repeat", type=int, default=1,
@@ -488,6 +499,7 @@ def main() -> int:
     args = parser.parse_args()
     TURN_SECONDS = args.turn_seconds
     PINGS_TOGETHER = args.pings == "together"
+    ROUTE = args.route
     if args.quick:
         args.start, args.duration = 10, 12.0
         args.max_tables = min(args.max_tables, 25)
@@ -500,7 +512,7 @@ def main() -> int:
           f"{Path('/proc/loadavg').read_text().split()[0]} before the run; {args.processes} "
           f"daphne processes; mix {', '.join(label(g, s) for g, s, _ in MIX)} "
           f"(+ 1 idle Snakes table in {IDLE_EVERY}); turns {TURN_SECONDS:g} s, humans think "
-          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; pings every {PING_EVERY:g} s, "
+          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; sockets routed by {ROUTE}; pings every {PING_EVERY:g} s, "
           f"{'all at once' if PINGS_TOGETHER else 'each socket at its own phase'}", flush=True)
 
     if args.tables and args.repeat > 1:
