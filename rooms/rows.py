@@ -365,15 +365,59 @@ def save_fields(obj: Model, field_names: list[str]) -> None:
 def _update_sql(model: type[Model], field_names: tuple[str, ...]):
     fields = [model._meta.get_field(name) for name in field_names]
     assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
-    return f"UPDATE {table(model).name} SET {assignments} WHERE id = %s", fields
+    plain = [_plain_type(f) if connection.vendor == "postgresql" else None for f in fields]
+    return (f"UPDATE {table(model).name} SET {assignments} WHERE id = %s",
+            list(zip(fields, plain, strict=True)))
+
+
+def _plain_type(model_field) -> type | None:
+    """The Python type whose values ``model_field`` sends to PostgreSQL as they
+    are, so they need none of Django's preparation: a whole number for an
+    integer column (a key too), text for a text column, an aware time, a
+    boolean. Django's preparation of each of a move's fields, a conversion
+    that returns what it was given, cost more than writing the move
+    (docs/performance.md)."""
+    kind = model_field.get_internal_type()
+    if kind == "ForeignKey":
+        kind = model_field.target_field.get_internal_type()
+    if kind in ("IntegerField", "PositiveIntegerField", "PositiveSmallIntegerField",
+                "SmallIntegerField", "BigIntegerField", "AutoField", "BigAutoField"):
+        return int
+    if kind in ("CharField", "TextField"):
+        return str
+    if kind == "DateTimeField" and not (model_field.auto_now or model_field.auto_now_add):
+        return datetime
+    if kind == "BooleanField":
+        return bool
+    return None
 
 
 def update_statement(obj: Model, field_names: list[str]) -> tuple[str, list[Any]]:
     """The UPDATE that ``obj.save(update_fields=field_names)`` would send."""
     sql, fields = _update_sql(type(obj), tuple(field_names))
-    db = _db()
-    params = [f.get_db_prep_save(f.pre_save(obj, False), db) for f in fields]
+    params = []
+    db = None
+    for model_field, plain in fields:
+        value = getattr(obj, model_field.attname)
+        if plain is not None and (value is None or (
+                type(value) is plain and (plain is not datetime or value.tzinfo is not None))):
+            params.append(value)
+            continue
+        db = db or _db()
+        params.append(model_field.get_db_prep_save(model_field.pre_save(obj, False), db))
     return sql, [*params, obj.pk]
+
+
+@cache
+def _moves_insert() -> tuple[str, str, list, str]:
+    """The move log's INSERT: its head, one row's placeholders, the fields
+    written, and the table. Written once: quoting the column names on every
+    move read ``django.db.connection`` a dozen times (docs/performance.md)."""
+    model_table = table(MoveLog)
+    fields = [f for f in model_table.fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    return (f"INSERT INTO {model_table.name} ({columns}) VALUES ",
+            "(" + ", ".join(["%s"] * len(fields)) + ")", fields, model_table)
 
 
 def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
@@ -382,10 +426,7 @@ def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
     same for every move of a command: prepared once, from one model instance,
     rather than an instance and every field's preparation per move."""
     db = _db()
-    model_table = table(MoveLog)
-    fields = [f for f in model_table.fields if not f.primary_key]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    head, placeholders, fields, model_table = _moves_insert()
     first = model_table.new(MoveLog)  # for pre_save only: no Model.__init__
     first.__dict__.update(game_id=game_row.id, seq=moves[0][0], event=moves[0][1])
     shared = [None if f.attname in ("seq", "event")
@@ -399,8 +440,7 @@ def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
             else prepared
             for f, prepared in zip(fields, shared, strict=True)
         )
-    return (f"INSERT INTO {model_table.name} ({columns}) VALUES "
-            + ", ".join([placeholders] * len(moves)), params)
+    return head + ", ".join([placeholders] * len(moves)), params
 
 
 def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]:

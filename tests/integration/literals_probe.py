@@ -78,6 +78,25 @@ def main() -> None:
     out["name_kept"] = stored.name == seat.name == Seat.objects.get(pk=seat.pk).name
     out["time_kept"] = stored.last_seen == seat.last_seen
 
+    # Every field of a room, its game and its seats, as the lock reads them,
+    # prepared for an UPDATE as Django's own save prepares it.
+    guest = services.Actor(f"probe-guest-{uuid.uuid4().hex}", "Guest")
+    services.seat_join(room.code, guest)
+    services.game_start(room.code, host)
+    with transaction.atomic():
+        locked = rows.lock_room(open_only=True, code=room.code)
+    out["prepared_unlike_django"] = []
+    out["prepared_fields"] = 0
+    for instance in [locked, locked.current_game, *locked.locked_seats]:
+        names = [f.name for f in type(instance)._meta.concrete_fields if not f.primary_key]
+        _, ours = rows.update_statement(instance, names)
+        for name, value in zip(names, ours, strict=False):
+            model_field = type(instance)._meta.get_field(name)
+            theirs = model_field.get_db_prep_save(model_field.pre_save(instance, False), connection)
+            out["prepared_fields"] += 1
+            if repr(value) != repr(theirs) and value != theirs:
+                out["prepared_unlike_django"].append([name, repr(value), repr(theirs)])
+
     # A NUL cannot be stored in PostgreSQL text: psycopg's own error, the
     # transaction rolled back and the connection usable after it.
     try:

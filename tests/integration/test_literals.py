@@ -30,6 +30,11 @@ def test_a_typed_name_is_stored_and_read_back_unchanged(probe):
     assert probe["name_kept"] and probe["time_kept"]
 
 
+def test_a_rows_fields_are_prepared_as_djangos_save_prepares_them(probe):
+    assert probe["prepared_unlike_django"] == []
+    assert probe["prepared_fields"] > 40
+
+
 def test_a_nul_is_refused_and_changes_nothing(probe):
     assert probe["nul"] == "DataError"
     assert probe["after_nul"]
