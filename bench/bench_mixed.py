@@ -512,7 +512,8 @@ def main() -> int:
           f"{Path('/proc/loadavg').read_text().split()[0]} before the run; {args.processes} "
           f"daphne processes; mix {', '.join(label(g, s) for g, s, _ in MIX)} "
           f"(+ 1 idle Snakes table in {IDLE_EVERY}); turns {TURN_SECONDS:g} s, humans think "
-          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; sockets routed by {ROUTE}; pings every {PING_EVERY:g} s, "
+          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; sockets routed by {ROUTE}; "
+          f"pings every {PING_EVERY:g} s, "
           f"{'all at once' if PINGS_TOGETHER else 'each socket at its own phase'}", flush=True)
 
     if args.tables and args.repeat > 1:
