@@ -21,7 +21,7 @@ from django.utils import translation
 from config.clients import scope_address, scope_language, socket_origin_matches
 from games.registry import declaration
 
-from . import clock, codes, errors, guessing, publish, seen, services, ticker
+from . import clock, codes, errors, fresh, guessing, publish, seen, services, ticker
 from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
 from .selectors import device_json, device_seat_shown, owner_tag
@@ -186,6 +186,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.room_id = room.id
         self.secret_hands = declaration(room.game).secret_hands
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
+        fresh.listening(room.id)
         self.joined_group_at = time.monotonic()
         self.counted, snapshot = await _opened(self.code, self.actor(), self.showing)
         await self._send(snapshot)
@@ -195,6 +196,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.room_id is None:
             return
         await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
+        fresh.not_listening(self.room_id)
         if self.counted:
             await database_sync_to_async(services.connection_closed)(self.code, self.actor())
 
@@ -425,6 +427,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # ---- outgoing -------------------------------------------------------------
 
     async def room_update(self, message: dict[str, Any]) -> None:
+        fresh.heard(self.room_id, message["version"])  # from any process
         if self.closing:
             return
         seat = message["owners"].get(self.owner)

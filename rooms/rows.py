@@ -16,6 +16,8 @@ commit that released the lock.
 from __future__ import annotations
 
 import json
+import threading
+from contextlib import contextmanager
 from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any
@@ -130,6 +132,77 @@ def lock_room(*, open_only: bool, log_since: tuple[int, int] | None = None,
     return room
 
 
+class Moved(Exception):
+    """A command computed from kept rows (rooms.fresh) could not be written as
+    computed: its guard found the room changed, or it needed to read the
+    database, or it ended without committing. Nothing of it was written; the
+    caller does it again under the room's lock."""
+
+
+# The writes of the guarded command running in this thread, if one is.
+_guarded = threading.local()
+
+
+@contextmanager
+def guarded(guard: tuple[str, list[Any]]):
+    """Run a command computed from kept rows (rooms.fresh), inside its
+    ``atomic`` block: its writes wait here and go to the database in one round
+    trip with its last (``run(..., end_transaction=True)``, the commit's),
+    behind ``guard``, a statement that locks the room row and fails unless the
+    room is still as kept (``guard_statement``). Raises Moved, with nothing
+    written, when the guard fails, when the command reads (``run`` of a
+    SELECT), when it raises anything before its writes went out (a refusal is
+    given by the command done again under the lock, on the room as it is) or
+    when it ends without them."""
+    state = _guarded.state = {"pending": [guard], "sent": False}
+    try:
+        yield
+    except Moved:
+        raise
+    except Exception as exc:
+        if state["sent"]:
+            raise  # committed: the command's own error, not the kept rows'
+        raise Moved(str(exc)) from exc
+    finally:
+        _guarded.state = None
+    if not state["sent"]:
+        raise Moved("the command ended without writing")
+
+
+def _run_guarded(state: dict, statements: list[tuple[str, list[Any]]],
+                 end_transaction: bool) -> list[list[tuple]]:
+    if any(not sql.startswith(("INSERT ", "UPDATE ")) for sql, _ in statements):
+        raise Moved("the command read the database")
+    state["pending"].extend(statements)
+    if not end_transaction:
+        return [[] for _ in statements]
+    _guarded.state = None  # the writes themselves run as any statements
+    try:
+        found = run(state["pending"], end_transaction=True)
+    finally:
+        _guarded.state = state
+    state["sent"] = True
+    return found[len(found) - len(statements):]
+
+
+@cache
+def _guard_sql() -> str:
+    rooms = table(Room)
+    # No room row at that version: COUNT(*) is 0 and the division fails, which
+    # ends the round trip there (PostgreSQL skips the statements after an
+    # error) with the transaction to roll back. A guard that waited for the
+    # row lock sees the row as the command that held it left it.
+    return (f"SELECT 1 / COUNT(*) FROM (SELECT id FROM {rooms.name} "
+            f"WHERE id = %s AND {rooms.quoted('version')} = %s "
+            f"AND {rooms.quoted('status')} <> 'closed' FOR UPDATE) AS kept")
+
+
+def guard_statement(room_id: int, version: int) -> tuple[str, list[Any]]:
+    """The statement that locks room ``room_id`` and fails unless it is still
+    at ``version`` (``guarded``). PostgreSQL only."""
+    return _guard_sql(), [room_id, version]
+
+
 def _db():
     """This thread's database wrapper. Read once per call and passed on: each
     attribute read through ``django.db.connection`` is a lookup in asgiref's
@@ -148,7 +221,13 @@ def run(statements: list[tuple[str, list[Any]]], *,
     these are its first statements (psycopg would send it in a round trip of
     its own), and its ``COMMIT`` when ``end_transaction`` is set and no
     savepoint or enclosing block could still roll back (``ends_transaction``):
-    a move is then two round trips instead of four (docs/performance.md)."""
+    a move is then two round trips instead of four (docs/performance.md).
+
+    Inside ``guarded`` the statements are writes held back for the guarded
+    commit, sent with the last of them."""
+    state = getattr(_guarded, "state", None)
+    if state is not None:
+        return _run_guarded(state, statements, end_transaction)
     db = _db()
     if db.vendor != "postgresql":
         with db.cursor() as cursor:

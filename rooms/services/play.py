@@ -17,7 +17,7 @@ from games.bots import make_bot
 from games.fairness import DiceStream, combine_client_seed, new_server_seed, seed_hash
 from games.registry import declaration, get_game
 
-from .. import clock, errors, publish, rows
+from .. import clock, errors, fresh, publish, rows
 from ..models import Game, Room, Seat
 from ..state import load_state, remember
 from ..timers import get_timer_backend
@@ -101,11 +101,27 @@ def _clean_action(action: Any) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k != "dice"}
 
 
-@transaction.atomic
 def game_action(code: str, actor: Actor, version: Any, action: Any, seat: Any = None) -> Change:
     """``actor`` plays ``action`` for ``seat``: one the session plays (pass and
-    play), its own when None."""
-    room = locked(code)
+    play), its own when None. Computed from the rows this process kept of the
+    room when it has them (rooms.fresh), else, or when those have moved on,
+    from the room read under its lock."""
+    kept = fresh.room_for_action(code, version) if isinstance(version, int) else None
+    if kept is not None:
+        try:
+            with transaction.atomic(), fresh.guarded(kept):
+                return _act(kept, actor, version, action, seat)
+        except rows.Moved:
+            fresh.stats["moved"] += 1
+    return _act_locked(code, actor, version, action, seat)
+
+
+@transaction.atomic
+def _act_locked(code: str, actor: Actor, version: Any, action: Any, seat: Any) -> Change:
+    return _act(locked(code), actor, version, action, seat)
+
+
+def _act(room: Room, actor: Actor, version: Any, action: Any, seat: Any) -> Change:
     require_open(room)
     if room.status != Room.Status.PLAYING:
         raise errors.WrongStatus("No game is being played")
@@ -138,7 +154,14 @@ def game_action(code: str, actor: Actor, version: Any, action: Any, seat: Any = 
         rows.save_fields(seat, ["consecutive_timeouts"])
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
-    return commit(room, change, ends_command=True)
+    return _moved(room, change)
+
+
+def _moved(room: Room, change: Change) -> Change:
+    """Commit a move, and keep the room's rows for its next (rooms.fresh)."""
+    commit(room, change, ends_command=True)
+    fresh.keep_on_commit(room, change.game_row, change.seats)
+    return change
 
 
 def _reclaim(game_row: Game, seat: Seat, change: Change) -> None:
@@ -256,15 +279,32 @@ def _finish(room: Room, game_row: Game, state: Any, change: Change) -> None:
     ratings.game_finished(room, game_row, seats_of(room))  # after commit, off the move path
 
 
-@transaction.atomic
 def deadline_fire(game_id: int, seq: int) -> Change | None:
     """The timer says game ``game_id`` reached its deadline at ``seq``. Acts
-    exactly once: a stale or repeated call finds another seq and does nothing."""
+    exactly once: a stale or repeated call finds another seq and does nothing.
+    A computer's move is computed from the rows this process kept of the room
+    when it has them (rooms.fresh), as a player's action is."""
+    kept = fresh.room_for_deadline(game_id, seq)
+    if kept is not None:
+        try:
+            with transaction.atomic(), fresh.guarded(kept):
+                return _fire(kept, game_id, seq)
+        except rows.Moved:
+            fresh.stats["moved"] += 1
+    return _fire_locked(game_id, seq)
+
+
+@transaction.atomic
+def _fire_locked(game_id: int, seq: int) -> Change | None:
     try:
         # Only a room's current game has deadlines; an older game's finds nothing.
         room = locked_where(current_game_id=game_id)
     except errors.NotFound:
         return None
+    return _fire(room, game_id, seq)
+
+
+def _fire(room: Room, game_id: int, seq: int) -> Change | None:
     game_row = room.current_game
     if (
         game_row.status != Game.Status.IN_PROGRESS
@@ -306,7 +346,7 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
     state = _apply(room, game_row, seats, state, turn.seat, action, change)
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
-    return commit(room, change, ends_command=True)
+    return _moved(room, change)
 
 
 
