@@ -25,7 +25,7 @@ from games.registry import get_game
 from .models import Game, Seat
 from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of, you_json
 from .state import load_state
-from .timers import get_timer_backend
+from .timers import get_timer_backend, wakeup
 
 log = logging.getLogger(__name__)
 
@@ -156,8 +156,23 @@ def _finished(failure: str, task: asyncio.Task) -> None:
         log.error(failure, exc_info=task.exception())
 
 
-def arm_game(game_id: int, seq: int, deadline: datetime) -> None:
+# How long after a deadline this process fires itself (``arm_game(here=True)``)
+# another process fires it, should this one be gone or stalled.
+FIRED_HERE_BACKUP_SECONDS = 1.0
+
+
+def arm_game(game_id: int, seq: int, deadline: datetime, here: bool = False) -> None:
+    """Arm the game's next deadline in the timer backend. ``here``: a
+    computer's move in a process that hears the room (rooms.fresh): this
+    process fires it itself, from the rows it kept, and the backend holds it
+    FIRED_HERE_BACKUP_SECONDS later for any other process, should this one
+    die. Whichever fires first moves the game; the other finds the seq gone.
+    Claimed from the backend instead, half of a table's computer moves were
+    fired by a process that does not hold the room's rows (docs/performance.md)."""
     backend, key, deadline_ts = get_timer_backend(), f"g:{game_id}", deadline.timestamp()
+    if here and backend.arms_on_loop:
+        wakeup.fire_here(key, seq, deadline_ts)
+        deadline_ts += FIRED_HERE_BACKUP_SECONDS
     loop = _caller_loop.get()
     if not backend.arms_on_loop or loop is None or loop.is_closed():
         backend.schedule(key, seq, deadline_ts)

@@ -367,6 +367,30 @@ class Wakeup:
         self.event: asyncio.Event | None = None
         self.at = float("-inf")  # while claiming: never signal, the claim looks anyway
         self.earliest_armed = float("inf")  # armed here since the last claim began
+        # Deadlines this process fires itself (``fire_here``): (when, key, payload).
+        self._here: list[tuple[float, str, int]] = []
+        self._here_lock = threading.Lock()
+
+    def fire_here(self, key: str, payload: int, deadline_ts: float) -> None:
+        """Any thread: this process's claim loop fires ``key`` at ``deadline_ts``
+        itself, without claiming it from the backend (rooms.publish.arm_game:
+        a computer's move in the process that holds its room's rows)."""
+        with self._here_lock:
+            heapq.heappush(self._here, (deadline_ts, key, payload))
+        self.armed(deadline_ts)
+
+    def due_here(self, now: float) -> list[tuple[str, int]]:
+        """The deadlines to fire here that are due at ``now``, in order."""
+        due = []
+        with self._here_lock:
+            while self._here and self._here[0][0] <= now:
+                _, key, payload = heapq.heappop(self._here)
+                due.append((key, payload))
+        return due
+
+    def next_here(self) -> float | None:
+        with self._here_lock:
+            return self._here[0][0] if self._here else None
 
     def armed(self, deadline_ts: float) -> None:
         """Any thread: a deadline was scheduled here."""

@@ -21,7 +21,7 @@ from django.db import transaction
 
 from games.registry import get_game
 
-from .. import clock, codes, errors, publish, rows
+from .. import clock, codes, errors, fresh, publish, rows
 from ..bot_names import AI_SUFFIX, BOT_NAMES
 from ..models import Ban, Game, Room, Seat
 from ..nicknames import BadNickname, clean_nickname
@@ -241,7 +241,10 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
     # (clients resync on the next version, the database sweep re-arms timers).
     transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
     if change.deadline is not None:  # armed after the broadcast is on its way
-        transaction.on_commit(lambda: publish.arm_game(*change.deadline), robust=True)
+        # A computer's move is fired by the process that keeps the room's rows.
+        here = change.game_row.deadline_kind == "bot" and fresh.hears(room.id)
+        transaction.on_commit(lambda: publish.arm_game(*change.deadline, here=here),
+                              robust=True)
     return change
 
 

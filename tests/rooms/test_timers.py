@@ -172,6 +172,29 @@ class TestRedisTimers(TimerContract):
         if claims:
             backend.redis.delete(*claims)
 
+    def test_a_computers_move_fired_here_is_held_later_for_the_others(self, timers,
+                                                                        monkeypatch):
+        # The process that keeps the room's rows fires the deadline itself; the
+        # backend holds it a little later, for another process should this die.
+        from datetime import UTC, datetime
+
+        from rooms import publish
+        from rooms import timers as timer_module
+
+        monkeypatch.setattr(publish, "get_timer_backend", lambda: timers)
+        deadline = datetime.fromtimestamp(1000.0, tz=UTC)
+        try:
+            publish.arm_game(41, 9, deadline, here=True)
+            publish.arm_game(42, 3, deadline)
+            assert timer_module.wakeup.due_here(999.9) == []
+            assert timer_module.wakeup.due_here(1000.0) == [("g:41", 9)]
+            assert timers.claim_due(1000.0) == [("g:42", 3)]
+            later = 1000.0 + publish.FIRED_HERE_BACKUP_SECONDS
+            assert timers.claim_due(later - 0.01) == []
+            assert timers.claim_due(later) == [("g:41", 9)]
+        finally:
+            timer_module.wakeup.due_here(float("inf"))
+
     def test_an_action_claim_expires_on_its_own(self, timers):
         timers.claim_action(7, "sess", 12, 1000.0)
         ttl = timers.redis.ttl(timers._claim_key(7, "sess"))
@@ -244,5 +267,23 @@ def test_arming_a_deadline_sooner_than_the_loop_means_to_look_wakes_it():
         wakeup.armed(150.0)
         loop.run_until_complete(asyncio.sleep(0))
         assert wakeup.event.is_set() and wakeup.at == 150.0
+    finally:
+        loop.close()
+
+
+def test_deadlines_fired_here_come_due_in_order_and_wake_the_loop():
+    wakeup = Wakeup()
+    loop = asyncio.new_event_loop()
+    try:
+        wakeup.loop, wakeup.event = loop, asyncio.Event()
+        wakeup.at = 200.0
+        wakeup.fire_here("g:2", 7, 180.0)
+        wakeup.fire_here("g:1", 4, 150.0)
+        loop.run_until_complete(asyncio.sleep(0))
+        assert wakeup.event.is_set() and wakeup.at == 150.0
+        assert wakeup.next_here() == 150.0
+        assert wakeup.due_here(149.0) == []
+        assert wakeup.due_here(190.0) == [("g:1", 4), ("g:2", 7)]
+        assert wakeup.next_here() is None and wakeup.due_here(1e9) == []
     finally:
         loop.close()
