@@ -110,6 +110,17 @@ def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     }
 
 
+# "seat": a table's seats on the servers in turn (every move crosses
+# processes); "room": every socket of a table on one server, as a proxy that
+# routes by the room's address does (docs/deploy.md). The floor alike.
+ROUTE = "seat"
+
+
+def server_of(table: int, seat: int, servers: int) -> int:
+    """Which server a table's seat connects to, by ROUTE."""
+    return (table if ROUTE == "room" else table + seat) % servers
+
+
 def free_port() -> int:
     import socket
 
@@ -436,7 +447,7 @@ async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, dura
     for table, (code, keys) in zip(tables + idle, rooms + idle_rooms, strict=True):
         table.stats = stats
         for seat, key in enumerate(keys):
-            server = servers[(table.number + seat) % len(servers)]
+            server = servers[server_of(table.number, seat, len(servers))]
             base = f"127.0.0.1:{server.port}"
             items.append((f"ws://{base}/ws/rooms/{code}/", {"Cookie": f"sessionid={key}"},
                           f"http://{base}"))
@@ -482,7 +493,7 @@ async def run_bare(servers: list[Server], tables_n: int, seats: int, duration: f
     for table in tables:
         table.stats = stats
         for seat in range(seats):
-            server = servers[(table.number + seat) % len(servers)]
+            server = servers[server_of(table.number, seat, len(servers))]
             base = f"127.0.0.1:{server.port}"
             items.append((f"ws://{base}/ws/bare/{table.number}/{seat}/", {}, f"http://{base}"))
             players.append((table, seat))
@@ -547,7 +558,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true",
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="50 tables for 20 s (also KHELAGHOR_BENCH_QUICK=1)")
+    parser.add_argument("--route", choices=["seat", "room"], default="seat",
+                        help="a table's seats on the servers in turn (default), or a room's "
+                             "sockets all on one server, as a proxy routing by room does")
     args = parser.parse_args()
+    global ROUTE
+    ROUTE = args.route
     if args.quick:
         args.tables, args.duration, args.idle_tables = min(args.tables, 50), 20.0, 10
     missing = services_missing()
@@ -562,7 +578,7 @@ def main() -> int:
           f"daphne processes; {', '.join(map(str, levels))} tables x {args.seats} seats, one "
           f"action per table every {ACTION_EVERY:g} s, {args.duration:g} s; "
           f"{args.idle_tables} idle tables (turn {TURN_SECONDS:g} s); "
-          f"DJANGO_CONN_MAX_AGE={args.conn_max_age}", flush=True)
+          f"DJANGO_CONN_MAX_AGE={args.conn_max_age}; sockets routed by {ROUTE}", flush=True)
     held = {"khelaghor": [], "floor": []}
     for tables in levels:
         if len(levels) > 1:

@@ -49,10 +49,6 @@ REMATCH_AFTER = 1.0
 MIX = [("liars_dice", 4, 1), ("ludo", 4, 1), ("snakes", 4, 1), ("ludo", 6, 2)]
 IDLE_EVERY = 10  # one idle Snakes table (humans who never act) per this many tables
 SPECTATOR_EVERY = 3  # one spectator per this many tables
-# "seat": a table's seats on different servers in turn (every move crosses
-# processes); "room": every socket of a room on one server, as a proxy that
-# routes by the room's address does (docs/deploy.md).
-ROUTE = "seat"
 
 
 def label(game: str, seats: int) -> str:
@@ -308,8 +304,7 @@ async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: li
 
     async def open_seat(table: MixedTable, player: Seat, code: str) -> None:
         async with gate:
-            spread = 0 if ROUTE == "room" else (player.seat or 0)
-            server = servers[(table.number + spread) % len(servers)]
+            server = servers[base.server_of(table.number, player.seat or 0, len(servers))]
             player.ws = await connect(server, code, player.key)
 
     started = time.perf_counter()
@@ -330,7 +325,8 @@ async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: li
         return i * SPECTATOR_EVERY % len(codes)
 
     side = [asyncio.create_task(spectate(
-                servers[(watched(i) if ROUTE == "room" else i) % len(servers)],
+                servers[base.server_of(watched(i), 0, len(servers))
+                        if base.ROUTE == "room" else i % len(servers)],
                 codes[watched(i)], key, until, figures))
             for i, key in enumerate(watchers)]
     side.append(asyncio.create_task(pinger(lambda: [p.ws for p in everyone], until)))
@@ -472,7 +468,7 @@ def repeated(args) -> int:
 
 
 def main() -> int:
-    global TURN_SECONDS, PINGS_TOGETHER, ROUTE
+    global TURN_SECONDS, PINGS_TOGETHER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=0,
                         help="one level of this many tables (default: the sweep)")
@@ -499,7 +495,7 @@ def main() -> int:
     args = parser.parse_args()
     TURN_SECONDS = args.turn_seconds
     PINGS_TOGETHER = args.pings == "together"
-    ROUTE = args.route
+    base.ROUTE = args.route
     if args.quick:
         args.start, args.duration = 10, 12.0
         args.max_tables = min(args.max_tables, 25)
@@ -512,7 +508,7 @@ def main() -> int:
           f"{Path('/proc/loadavg').read_text().split()[0]} before the run; {args.processes} "
           f"daphne processes; mix {', '.join(label(g, s) for g, s, _ in MIX)} "
           f"(+ 1 idle Snakes table in {IDLE_EVERY}); turns {TURN_SECONDS:g} s, humans think "
-          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; sockets routed by {ROUTE}; "
+          f"{THINK[0]:g}-{THINK[1]:g} s, computers 1 s; sockets routed by {base.ROUTE}; "
           f"pings every {PING_EVERY:g} s, "
           f"{'all at once' if PINGS_TOGETHER else 'each socket at its own phase'}", flush=True)
 

@@ -47,3 +47,14 @@ def test_a_version_gap_as_the_sockets_hang_up_does_not_count():
     the hang-up, not the run (it was the "one version gap" of round 9)."""
     assert _read([4, 5, 7, 8], measuring=False) == 0
     assert _read([4, 6, 5], measuring=True) == 1  # out of order: the late one is ignored
+
+
+def test_routing_by_seat_spreads_a_table_and_routing_by_room_keeps_it_together():
+    try:
+        bench.ROUTE = "seat"
+        assert [bench.server_of(5, seat, 2) for seat in range(4)] == [1, 0, 1, 0]
+        bench.ROUTE = "room"
+        assert [bench.server_of(5, seat, 2) for seat in range(4)] == [1, 1, 1, 1]
+        assert {bench.server_of(table, 0, 2) for table in range(4)} == {0, 1}
+    finally:
+        bench.ROUTE = "seat"
