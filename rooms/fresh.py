@@ -22,11 +22,13 @@ sockets spread over processes each move is served as before.
 
 Only what a room's version covers is trusted: every change anyone can see
 bumps it. A few writes do not (a second tab's connection count, presence
-marks from pings, clocks shifted after a pause), so the kept rows are used
-only where those cannot matter: a human's action or a computer's move at a
-table where no seat is held for an absent player (whose presence would
-decide how the computer plays), on PostgreSQL, where the servers that share
-a room run.
+marks from pings, clocks shifted after a pause, a session's new key at
+sign-in), so the kept rows are used only where those cannot change the move:
+a human's action or a computer's move at a table where no seat is held for
+an absent player (whose presence would decide how the computer plays), on
+PostgreSQL, where the servers that share a room run. The seats' presence is
+read again in the move's round trip, for the broadcast and the rows kept
+after it (``guarded``).
 """
 
 from __future__ import annotations
@@ -218,5 +220,21 @@ def _instance(model, names: tuple[str, ...], values: tuple, db):
 
 def guarded(room: Room):
     """The context in which a command computed from ``room`` (built here)
-    writes: behind the guard that the room is still at the version kept."""
-    return rows.guarded(rows.guard_statement(room.id, room.kept_version))
+    writes: behind the guard that the room is still at the version kept, and
+    followed by a read of its seats' presence. Presence is written without a
+    version (pings, a second tab), so the kept rows may hold an old
+    ``last_seen``: the moves made from them do not depend on it (the module
+    docstring), but the broadcast shows who is connected, and the rows kept
+    after this move must be as current as a locked read's. The read runs
+    under the guard's lock, after the move's own writes."""
+    by_id = {seat.id: seat for seat in room.locked_seats}
+
+    def present(found: list[tuple]) -> None:
+        for seat_id, count, last_seen, disconnected_at in found:
+            seat = by_id.get(seat_id)
+            if seat is not None:
+                seat.connections, seat.last_seen = count, last_seen
+                seat.disconnected_at = disconnected_at
+
+    return rows.guarded(rows.guard_statement(room.id, room.kept_version),
+                        rows.presence_statement(room.id), present)

@@ -144,17 +144,18 @@ _guarded = threading.local()
 
 
 @contextmanager
-def guarded(guard: tuple[str, list[Any]]):
+def guarded(guard: tuple[str, list[Any]], read_last: tuple[str, list[Any]], then):
     """Run a command computed from kept rows (rooms.fresh), inside its
     ``atomic`` block: its writes wait here and go to the database in one round
     trip with its last (``run(..., end_transaction=True)``, the commit's),
     behind ``guard``, a statement that locks the room row and fails unless the
-    room is still as kept (``guard_statement``). Raises Moved, with nothing
-    written, when the guard fails, when the command reads (``run`` of a
-    SELECT), when it raises anything before its writes went out (a refusal is
-    given by the command done again under the lock, on the room as it is) or
-    when it ends without them."""
-    state = _guarded.state = {"pending": [guard], "sent": False}
+    room is still as kept (``guard_statement``), and followed by ``read_last``,
+    whose rows are handed to ``then`` before the command goes on. Raises
+    Moved, with nothing written, when the guard fails, when the command reads
+    (``run`` of a SELECT), when it raises anything before its writes went out
+    (a refusal is given by the command done again under the lock, on the room
+    as it is) or when it ends without them."""
+    state = _guarded.state = {"pending": [guard], "sent": False, "last": (read_last, then)}
     try:
         yield
     except Moved:
@@ -176,12 +177,14 @@ def _run_guarded(state: dict, statements: list[tuple[str, list[Any]]],
     state["pending"].extend(statements)
     if not end_transaction:
         return [[] for _ in statements]
+    read_last, then = state["last"]
     _guarded.state = None  # the writes themselves run as any statements
     try:
-        found = run(state["pending"], end_transaction=True)
+        *found, last = run([*state["pending"], read_last], end_transaction=True)
     finally:
         _guarded.state = state
     state["sent"] = True
+    then(last)
     return found[len(found) - len(statements):]
 
 
@@ -195,6 +198,18 @@ def _guard_sql() -> str:
     return (f"SELECT 1 / COUNT(*) FROM (SELECT id FROM {rooms.name} "
             f"WHERE id = %s AND {rooms.quoted('version')} = %s "
             f"AND {rooms.quoted('status')} <> 'closed' FOR UPDATE) AS kept")
+
+
+@cache
+def _presence_sql() -> str:
+    seats = table(Seat)
+    return (f"SELECT id, {seats.quoted('connections')}, {seats.quoted('last_seen')}, "
+            f"{seats.quoted('disconnected_at')} FROM {seats.name} WHERE room_id = %s")
+
+
+def presence_statement(room_id: int) -> tuple[str, list[Any]]:
+    """The room's seats' presence: (id, connections, last_seen, disconnected_at)."""
+    return _presence_sql(), [room_id]
 
 
 def guard_statement(room_id: int, version: int) -> tuple[str, list[Any]]:

@@ -7,6 +7,7 @@ rows."""
 import json
 import os
 import uuid
+from datetime import timedelta
 
 import django
 
@@ -16,7 +17,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from rooms import clock, errors, fresh, rows, services  # noqa: E402
-from rooms.models import Game, MoveLog, Room  # noqa: E402
+from rooms.models import Game, MoveLog, Room, Seat  # noqa: E402
 from rooms.state import cached_seq  # noqa: E402
 
 _trips: list[str] = []
@@ -58,9 +59,22 @@ def main() -> None:
         services.game_action(room.code, host if turn == 0 else guest, current.version,
                              {"type": "roll"})
 
+    def play_and_return():
+        current = Room.objects.get(pk=room.pk)
+        turn = Game.objects.get(pk=current.current_game_id).turn_seat
+        return services.game_action(room.code, host if turn == 0 else guest, current.version,
+                                    {"type": "roll"})
+
     out["first_move"] = trips(play)  # nothing kept yet: under the lock
     out["kept_move"] = trips(play)
-    out["kept_again"] = trips(play)
+    # A ping marks the guest present without a version (as every ping does):
+    # the next move, made from the kept rows, still shows the guest as the
+    # database has them.
+    pinged = clock.now().replace(microsecond=0) + timedelta(seconds=30)
+    Seat.objects.filter(room=room, index=1).update(last_seen=pinged)  # as a ping writes
+    moved = []
+    out["kept_again"] = trips(lambda: moved.append(play_and_return()))
+    out["presence_read_again"] = moved[0].seats[1].last_seen == pinged
     game = Game.objects.get(pk=Room.objects.get(pk=room.pk).current_game_id)
     out["seqs_contiguous"] = log_seqs(game.id) == list(range(game.seq))
     out["cached_at_seq"] = cached_seq(game.id) == game.seq

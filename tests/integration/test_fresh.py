@@ -28,6 +28,13 @@ def test_a_move_after_this_processs_own_is_one_round_trip(probe):
     assert probe["seqs_contiguous"] and probe["cached_at_seq"]
 
 
+def test_presence_written_without_a_version_reaches_a_move_from_kept_rows(probe):
+    # Pings mark seats present without a version; the move made from the kept
+    # rows reads the seats' presence again in its round trip.
+    assert probe["kept_again"][0].endswith("SELECT"), probe["kept_again"]
+    assert probe["presence_read_again"]
+
+
 def test_rows_another_process_moved_past_are_refused_and_the_lock_decides(probe):
     # The guarded attempt fails, nothing of it is written, and the move done
     # again under the lock is refused as stale, as it always was.
