@@ -80,8 +80,7 @@ _room_by_game: dict[int, int] = {}
 _listening: Counter[int] = Counter()  # room id -> this process's sockets in its group
 
 # How often a move computed from kept rows had to be done again under the
-# lock (its guard found the room moved on, or it needed more than the rows):
-# printed by bench/profile_action.py and read by the tests.
+# lock (its guard found the room moved on, or it needed more than the rows).
 stats = Counter()
 
 
