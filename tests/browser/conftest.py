@@ -65,7 +65,11 @@ class Player:
         page.check(f"input[name=game][value={game}]")
         page.select_option("#seats-select", str(seats))
         page.get_by_test_id("create-room").click()
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{4}/$"))
+        # The browser tests of a process share one SQLite server, whose one
+        # database thread also plays the computers of earlier tests' tables
+        # (at 0.15 s a move): on a slow, loaded machine the new room's write
+        # once waited past the page's 20 s (a CI run, 2026-12-01).
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{4}/$"), timeout=60_000)
         self.wait_online()
         return page.get_by_test_id("room-code").inner_text().strip()
 
