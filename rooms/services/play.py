@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -107,13 +108,24 @@ def game_action(code: str, actor: Actor, version: Any, action: Any, seat: Any = 
     room when it has them (rooms.fresh), else, or when those have moved on,
     from the room read under its lock."""
     kept = fresh.room_for_action(code, version) if isinstance(version, int) else None
+    return _from_kept_or_locked(
+        kept, lambda room: _act(room, actor, version, action, seat),
+        lambda: _act_locked(code, actor, version, action, seat))
+
+
+def _from_kept_or_locked(kept: Room | None, command: Callable[[Room], Any],
+                         under_lock: Callable[[], Any]) -> Any:
+    """``command`` run on ``kept`` (the room built from the rows this process
+    kept, rooms.fresh) behind the guard, or ``under_lock()`` when nothing is
+    kept or the guard finds that the room has moved on: then the whole command
+    is rolled back and done again from the room read under its lock."""
     if kept is not None:
         try:
             with transaction.atomic(), fresh.guarded(kept):
-                return _act(kept, actor, version, action, seat)
+                return command(kept)
         except rows.Moved:
             fresh.stats["moved"] += 1
-    return _act_locked(code, actor, version, action, seat)
+    return under_lock()
 
 
 @transaction.atomic
@@ -284,14 +296,9 @@ def deadline_fire(game_id: int, seq: int) -> Change | None:
     exactly once: a stale or repeated call finds another seq and does nothing.
     A computer's move is computed from the rows this process kept of the room
     when it has them (rooms.fresh), as a player's action is."""
-    kept = fresh.room_for_deadline(game_id, seq)
-    if kept is not None:
-        try:
-            with transaction.atomic(), fresh.guarded(kept):
-                return _fire(kept, game_id, seq)
-        except rows.Moved:
-            fresh.stats["moved"] += 1
-    return _fire_locked(game_id, seq)
+    return _from_kept_or_locked(fresh.room_for_deadline(game_id, seq),
+                                lambda room: _fire(room, game_id, seq),
+                                lambda: _fire_locked(game_id, seq))
 
 
 @transaction.atomic
