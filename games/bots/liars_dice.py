@@ -193,7 +193,44 @@ def _likelihood(
 ) -> tuple[float, ...]:
     """For each hand of k dice: how likely its holder bids quantity × face over
     ``prev`` (None for an opening). Cached: every later decision of the round
-    weighs the same bids again."""
+    weighs the same bids again.
+
+    The softmax over the cheapest raise on each face is summed from small
+    tables: a hand's belief in a bid depends only on how many of its dice count
+    for that face, so each face's weights exp(β·(belief − 1)) are computed once
+    per count (0..k), not once per hand (a third of a computer's decision at a
+    six-player table was this function; docs/performance.md, round 12)."""
+    unseen = total - k
+    chosen_weights, chosen_counts = _weights_by_count(k, unseen, quantity, face, wild, beta)
+    norms = [0.0] * len(chosen_counts)
+    for g in FACES:
+        need = _cheapest(prev, g)
+        if need <= total:
+            weights, counts = _weights_by_count(k, unseen, need, g, wild, beta)
+            norms = [n + weights[m] for n, m in zip(norms, counts, strict=True)]
+    if min(norms) <= 0.0:  # every weight underflowed: only a huge tuned β gets here
+        return _likelihood_exact(k, total, prev, quantity, face, wild, beta, floor,
+                                 raise_floor, threshold)
+    out = [floor + chosen_weights[m] / n for m, n in zip(chosen_counts, norms, strict=True)]
+    if prev is not None:
+        keep, doubts = 1.0 - raise_floor, _doubts(k, unseen, *prev, threshold)
+        out = [x * (1.0 - keep * d) for x, d in zip(out, doubts, strict=True)]
+    return tuple(out)
+
+
+def _weights_by_count(k: int, unseen: int, quantity: int, face: int, wild_before: bool,
+                      beta: float) -> tuple[list[float], list[int]]:
+    """exp(β·(belief − 1)) for a holder of m matching dice (m = 0..k), and how
+    many dice of each hand match. Beliefs are at most 1, so no weight overflows."""
+    w = wild_after(wild_before, face)
+    six = success_sixths(face, w)
+    weights = [math.exp(beta * (tail(unseen, quantity - m, six) - 1.0)) for m in range(k + 1)]
+    return weights, MATCH[k][(face, w)]
+
+
+def _likelihood_exact(k, total, prev, quantity, face, wild, beta, floor, raise_floor,
+                      threshold) -> tuple[float, ...]:
+    """_likelihood hand by hand, each softmax shifted by its own largest belief."""
     unseen = total - k
     chosen = _beliefs(k, unseen, quantity, face, wild)
     options = [
@@ -214,6 +251,8 @@ def _likelihood(
 
 
 def _convolve(a: list[float], b: list[float]) -> list[float]:
+    if len(a) == 1:  # the first opponent: every sum starts from [1.0]
+        return [a[0] * y for y in b]
     out = [0.0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:

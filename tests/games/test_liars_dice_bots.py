@@ -9,7 +9,15 @@ from fractions import Fraction
 import pytest
 
 from games.bots import kinds_for, make_bot
-from games.bots.liars_dice import HANDS, MATCH, StandardBot, bid_probability, tail
+from games.bots.liars_dice import (
+    HANDS,
+    MATCH,
+    StandardBot,
+    _likelihood,
+    _likelihood_exact,
+    bid_probability,
+    tail,
+)
 from games.fairness import DiceStream, simulated_seeds
 from games.liars_dice import GAME as liars
 from tests.games.test_liars_dice_rules import table
@@ -112,6 +120,26 @@ def test_standard_believes_a_bidder_holds_the_face_they_bid():
         return sum(w * m for w, m in zip(weights, fives, strict=True))
 
     assert mean(post) > mean(prior) + 0.3
+
+
+@pytest.mark.parametrize("beta", [10.0, 2.5, 40.0])
+def test_the_bid_likelihood_summed_by_count_is_the_softmax_hand_by_hand(beta):
+    """``_likelihood`` sums each face's softmax weight from a table by the
+    number of matching dice; ``_likelihood_exact`` computes every hand's
+    softmax on its own. They are the same model: any hand whose weight were
+    looked up under the wrong count or face would differ here."""
+    rng = random.Random(7)
+    for _ in range(300):
+        k = rng.randint(1, 5)
+        total = rng.randint(k + 1, 30)
+        wild = rng.random() < 0.6
+        prev = None if rng.random() < 0.2 else (rng.randint(1, total - 1), rng.randint(2, 6), wild)
+        quantity = 1 if prev is None else prev[0] + 1
+        face = rng.randint(1, 6)
+        args = (k, total, prev, quantity, face, wild, beta, 0.08, 0.3, 0.5)
+        fast, exact = _likelihood.__wrapped__(*args), _likelihood_exact(*args)
+        assert len(fast) == len(HANDS[k][0])
+        assert fast == pytest.approx(exact, rel=1e-12)
 
 
 def test_standard_challenges_an_impossible_bid():
