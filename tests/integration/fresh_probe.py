@@ -70,11 +70,16 @@ def main() -> None:
     # A ping marks the guest present without a version (as every ping does):
     # the next move, made from the kept rows, still shows the guest as the
     # database has them.
+    # The seat pinged is the one that does not move next: the mover's own
+    # action marks it seen (rooms.services.presence.seen), which is a write of
+    # this move, not the ping's (a Snakes 6 rolls again, so the mover is not
+    # always the same seat).
     pinged = clock.now().replace(microsecond=0) + timedelta(seconds=30)
-    Seat.objects.filter(room=room, index=1).update(last_seen=pinged)  # as a ping writes
+    waiting = 1 - Game.objects.get(pk=Room.objects.get(pk=room.pk).current_game_id).turn_seat
+    Seat.objects.filter(room=room, index=waiting).update(last_seen=pinged)  # as a ping writes
     moved = []
     out["kept_again"] = trips(lambda: moved.append(play_and_return()))
-    out["presence_read_again"] = moved[0].seats[1].last_seen == pinged
+    out["presence_read_again"] = moved[0].seats[waiting].last_seen == pinged
     game = Game.objects.get(pk=Room.objects.get(pk=room.pk).current_game_id)
     out["seqs_contiguous"] = log_seqs(game.id) == list(range(game.seq))
     out["cached_at_seq"] = cached_seq(game.id) == game.seq
