@@ -213,7 +213,7 @@ if REDIS_URL:
     KHELAGHOR_REDIS_URL = REDIS_URL
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",  # Django's, its clients kept
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "khelaghor",
         }

@@ -75,7 +75,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis():
     assert chosen["layer_config"]["hosts"] == ["redis://127.0.0.1:6379/15"]
     assert chosen["timers"] == "rooms.timers.RedisTimers"
     assert chosen["redis"] == "redis://127.0.0.1:6379/15"
-    assert chosen["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert chosen["cache"] == "config.cache.RedisCache"
 
 
 def test_the_core_redis_layer_is_one_setting_away_with_the_limits_that_bite_raised():
