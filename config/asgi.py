@@ -13,7 +13,6 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper  # noqa: E402
@@ -49,10 +48,12 @@ router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # The origin check stops other sites from opening sockets with a visitor's
-        # session cookie; then the session (seats) and the user, as Channels'
-        # AuthMiddlewareStack brings them, without its wrapper around send.
+        # session cookie; then the session (seats), as Channels'
+        # AuthMiddlewareStack brings it, without its wrapper around send. The
+        # signed-in user is found by the room socket itself, in the same trip to
+        # a database thread as its room (rooms.consumers._door).
         "websocket": AllowedHostsOriginValidator(
-            CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
+            CookieMiddleware(SocketSessionMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

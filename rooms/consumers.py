@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import logging
 import time
+from types import SimpleNamespace
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib import auth
 from django.utils import translation
 
 from config.clients import scope_address, scope_language, socket_origin_matches
@@ -43,18 +45,27 @@ CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
 
 
-async def _ensure_session(session) -> str:
-    """The socket's session key, saving a new session first. A returning page
-    brings its key in the cookie: no trip to a database thread for it."""
-    if session.session_key:
-        return session.session_key
-    return await _save_session(session)
-
-
 @database_sync_to_async
-def _save_session(session) -> str:
-    session.save()
-    return session.session_key
+def _door(session, code: str, address: str) -> tuple[str, int | None, Any]:
+    """What a socket needs before it joins its room, in one trip to a command
+    thread: its signed-in user's id (None for a guest), its session key (a new
+    visitor's session is saved first), and the room its code names, looked up
+    as a guess (rooms.guessing: raises TooManyGuesses or NotFound).
+
+    Channels' AuthMiddleware found the user in a trip of its own, through
+    Channels' wrapper, which closes the thread's database connection after
+    each call, so the next took one from the pool again (docs/performance.md,
+    round 12). The user comes first, as it did there: a session whose
+    password hash no longer matches is flushed, and the socket then speaks for
+    the new, empty session."""
+    user = auth.get_user(SimpleNamespace(session=session))
+    if session.modified and session.session_key:
+        session.save()  # a hash moved to the current secret key by get_user
+    if not session.session_key:
+        session.save()
+    room = guessing.look_up(code, session.session_key, address)
+    user_id = user.id if user.is_authenticated else None
+    return session.session_key, user_id, room
 
 
 @database_sync_to_async
@@ -118,6 +129,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # of a seated player no longer takes the seat offline as it closes.
     counted = False
     _actor: services.Actor | None = None  # actor()
+    user_id: int | None = None  # the signed-in user's, found at connect (_door)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Skip the ``close_old_connections`` thread hop that Channels makes
@@ -165,13 +177,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if session is None:
             await self.close(code=CLOSE_NO_ROOM)
             return
-        self.session_key = await _ensure_session(session)
-        self.owner = owner_tag(self.session_key)
         await self.accept()
         try:
-            room = await database_sync_to_async(guessing.look_up)(
-                self.code, self.session_key, scope_address(self.scope)
-            )
+            self.session_key, self.user_id, room = await _door(
+                session, self.code, scope_address(self.scope))
         except guessing.TooManyGuesses as refusal:
             with translation.override(self.language):
                 message = guessing.refusal_text(refusal.retry_after)
@@ -183,6 +192,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(exc)
             await self.close(code=CLOSE_NO_ROOM)
             return
+        self.owner = owner_tag(self.session_key)
         self.room_id = room.id
         self.secret_hands = declaration(room.game).secret_hands
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
@@ -209,10 +219,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         actor = self._actor
         if actor is None:
             session = self.scope["session"]
-            user = self.scope.get("user")
-            user_id = user.id if user is not None and user.is_authenticated else None
             actor = self._actor = services.Actor(self.session_key, session.get("nickname", ""),
-                                                 user_id)
+                                                 self.user_id)
         return actor
 
     # ---- incoming -------------------------------------------------------------
