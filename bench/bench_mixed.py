@@ -319,40 +319,41 @@ async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: li
     await base.wait_until(lambda: all(p.last["room"]["status"] != "lobby" for p in everyone),
                           120, "every table started")
     rss_after = base.rss_kb(pids)
-    loop = asyncio.get_running_loop()
-    until = loop.time() + base.WARM_UP + duration
-    def watched(i: int) -> int:
-        return i * SPECTATOR_EVERY % len(codes)
+    with base.no_long_collections_here():
+        loop = asyncio.get_running_loop()
+        until = loop.time() + base.WARM_UP + duration
+        def watched(i: int) -> int:
+            return i * SPECTATOR_EVERY % len(codes)
 
-    side = [asyncio.create_task(spectate(
-                servers[base.server_of(watched(i), 0, len(servers))
-                        if base.ROUTE == "room" else i % len(servers)],
-                codes[watched(i)], key, until, figures))
-            for i, key in enumerate(watchers)]
-    side.append(asyncio.create_task(pinger(lambda: [p.ws for p in everyone], until)))
-    await asyncio.sleep(base.WARM_UP)  # the window's start (a duration, not a synchronisation)
-    figures.reset()
-    cpu0, others0, t0 = base.cpu_seconds(pids), base.other_cpu(), time.perf_counter()
-    await asyncio.sleep(max(0.0, until - loop.time()))  # the measured window
-    figures.measuring = False
-    elapsed = time.perf_counter() - t0
-    cpu1, others1 = base.cpu_seconds(pids), base.other_cpu()
-    undelivered = sum(t.pending is not None and not t.idle for t in tables)
-    for table in tables:
-        table.running = False
-    for task in side:
-        task.cancel()
-    await asyncio.gather(*side, return_exceptions=True)
-    for player in everyone:
-        await player.ws.close()
-    for task in readers + [t for table in tables for t in table.tasks]:
-        task.cancel()
-    await asyncio.gather(*readers, return_exceptions=True)
-    return {"figures": figures, "elapsed": elapsed, "cpu": cpu1 - cpu0,
-            "others": {k: others1[k] - others0[k] for k in others1},
-            "players": len(everyone), "spectators": len(watchers), "connect": connect_time,
-            "rss_per_player_kb": (rss_after - rss_before) / max(1, len(everyone)),
-            "undelivered": undelivered, "tables": len(tables)}
+        side = [asyncio.create_task(spectate(
+                    servers[base.server_of(watched(i), 0, len(servers))
+                            if base.ROUTE == "room" else i % len(servers)],
+                    codes[watched(i)], key, until, figures))
+                for i, key in enumerate(watchers)]
+        side.append(asyncio.create_task(pinger(lambda: [p.ws for p in everyone], until)))
+        await asyncio.sleep(base.WARM_UP)  # the window's start (a duration, not a synchronisation)
+        figures.reset()
+        cpu0, others0, t0 = base.cpu_seconds(pids), base.other_cpu(), time.perf_counter()
+        await asyncio.sleep(max(0.0, until - loop.time()))  # the measured window
+        figures.measuring = False
+        elapsed = time.perf_counter() - t0
+        cpu1, others1 = base.cpu_seconds(pids), base.other_cpu()
+        undelivered = sum(t.pending is not None and not t.idle for t in tables)
+        for table in tables:
+            table.running = False
+        for task in side:
+            task.cancel()
+        await asyncio.gather(*side, return_exceptions=True)
+        for player in everyone:
+            await player.ws.close()
+        for task in readers + [t for table in tables for t in table.tasks]:
+            task.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+        return {"figures": figures, "elapsed": elapsed, "cpu": cpu1 - cpu0,
+                "others": {k: others1[k] - others0[k] for k in others1},
+                "players": len(everyone), "spectators": len(watchers), "connect": connect_time,
+                "rss_per_player_kb": (rss_after - rss_before) / max(1, len(everyone)),
+                "undelivered": undelivered, "tables": len(tables)}
 
 
 def summarise(result: dict) -> dict:
