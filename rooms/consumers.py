@@ -59,9 +59,9 @@ def _door(session, code: str, address: str) -> tuple[str, int | None, Any]:
     password hash no longer matches is flushed, and the socket then speaks for
     the new, empty session."""
     user = auth.get_user(SimpleNamespace(session=session))
-    if session.modified and session.session_key:
-        session.save()  # a hash moved to the current secret key by get_user
-    if not session.session_key:
+    # A new visitor's session, a flushed one, or a hash get_user moved to the
+    # current secret key: saved before the key is used.
+    if session.modified or not session.session_key:
         session.save()
     room = guessing.look_up(code, session.session_key, address)
     user_id = user.id if user.is_authenticated else None
