@@ -5,15 +5,26 @@ threads per process (settings.KHELAGHOR_DB_THREADS): more threads than that
 wait longer for the GIL than they gain (docs/performance.md). Each thread
 keeps its pooled connection from one command to the next; Channels'
 ``database_sync_to_async`` closes it after every call instead.
+
+A command goes to its thread and back as lightly as a thread hop can: one put
+on a queue, and one ``call_soon_threadsafe`` that settles the caller's future
+(``CommandThreads``). asgiref's ``SyncToAsync`` over a ``ThreadPoolExecutor``
+did the same with a concurrent future chained to an asyncio one, a shield, a
+semaphore and the caller's context copied back: about a third of the hop's
+CPU on the event loop (docs/performance.md, "Round 13").
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import functools
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async as _db_sync_to_async
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
@@ -21,10 +32,6 @@ from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connec
 log = logging.getLogger(__name__)
 
 _ONE_DB_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-
-_DB_THREADS = None if _ONE_DB_THREAD else ThreadPoolExecutor(
-    max_workers=settings.KHELAGHOR_DB_THREADS, thread_name_prefix="khelaghor-db"
-)
 
 
 def keep_connection_if_healthy(db) -> None:
@@ -76,18 +83,94 @@ def once_more_if_connection_lost(db, run):
         return run()
 
 
-class CommandSyncToAsync(SyncToAsync):
-    """``sync_to_async`` into the command threads, keeping their connections
-    (``keep_connection_if_healthy``), with a command that met a dead kept
-    connection run once more (``once_more_if_connection_lost``)."""
+class CommandThreads:
+    """``count`` threads that run commands for event loops, started at the
+    first command. Each command runs in a copy of its caller's context (so
+    ``rooms.publish`` finds the caller's loop), on the thread's kept
+    connection (``keep_connection_if_healthy``), once more on a fresh one if
+    it met a dead kept connection (``once_more_if_connection_lost``). Its
+    result or exception settles the caller's future on the caller's loop. A
+    command whose caller was cancelled before a thread took it is not run, as
+    with an executor; one already running finishes, and its result is dropped."""
 
-    def thread_handler(self, loop, *args, **kwargs):
-        db = connections[DEFAULT_DB_ALIAS]  # this thread's, for the whole command
-        try:
-            return once_more_if_connection_lost(
-                db, lambda: super(CommandSyncToAsync, self).thread_handler(loop, *args, **kwargs))
-        finally:
-            keep_connection_if_healthy(db)
+    def __init__(self, count: int, name: str = "khelaghor-db") -> None:
+        self.count = count
+        self.name = name
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._started = False
+        self._start_lock = threading.Lock()
+
+    def run(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> asyncio.Future:
+        """From an event loop: ``func(*args, **kwargs)`` in a command thread;
+        a future of this loop for its result."""
+        if not self._started:
+            self._start()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._queue.put((loop, future, contextvars.copy_context(), func, args, kwargs))
+        return future
+
+    def _start(self) -> None:
+        with self._start_lock:
+            if self._started:
+                return
+            for number in range(self.count):
+                threading.Thread(target=self._work, name=f"{self.name}_{number}",
+                                 daemon=True).start()
+            self._started = True
+
+    def _work(self) -> None:
+        take = self._queue.get
+        while True:
+            loop, future, context, func, args, kwargs = take()
+            if future.cancelled():  # a read across threads: at worst it runs, as a started one does
+                continue
+            try:
+                result = context.run(_run_keeping_connection, func, args, kwargs)
+            except BaseException as exc:  # noqa: BLE001 - every failure goes to the caller
+                _settle_soon(loop, future, None, exc)
+            else:
+                _settle_soon(loop, future, result, None)
+            del loop, future, context, func, args, kwargs  # not kept alive while idle
+
+
+def _run_keeping_connection(func, args, kwargs):
+    db = connections[DEFAULT_DB_ALIAS]  # this thread's, for the whole command
+    try:
+        return once_more_if_connection_lost(db, lambda: func(*args, **kwargs))
+    finally:
+        keep_connection_if_healthy(db)
+
+
+def _settle_soon(loop, future, result, exc) -> None:
+    try:
+        loop.call_soon_threadsafe(_settle, future, result, exc)
+    except RuntimeError:  # the caller's loop has closed: nobody waits
+        pass
+
+
+def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if exc is None:
+        future.set_result(result)
+    else:
+        future.set_exception(exc)
+
+
+_COMMAND_THREADS = None if _ONE_DB_THREAD else CommandThreads(settings.KHELAGHOR_DB_THREADS)
+
+
+def in_command_threads(func, pool: CommandThreads | None = None):
+    """``func`` as a coroutine function that runs it in ``pool`` (this
+    process's command threads by default)."""
+    pool = pool or _COMMAND_THREADS
+
+    @functools.wraps(func)
+    async def command(*args, **kwargs):
+        return await pool.run(func, *args, **kwargs)
+
+    return command
 
 
 def database_sync_to_async(func):
@@ -99,7 +182,7 @@ def database_sync_to_async(func):
     keeps the one thread."""
     if _ONE_DB_THREAD:
         return _db_sync_to_async(func)
-    return CommandSyncToAsync(func, thread_sensitive=False, executor=_DB_THREADS)
+    return in_command_threads(func)
 
 
 # A room service as a command: one wrapper per service, built once (a move

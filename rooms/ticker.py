@@ -34,7 +34,6 @@ import logging
 import time
 from datetime import timedelta
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -188,7 +187,7 @@ async def run() -> None:
 
 async def _beat() -> bool:
     try:
-        paused = await database_sync_to_async(services.clocks_beat)()
+        paused = await threads.command(services.clocks_beat)()  # its kept connection
     except asyncio.CancelledError:
         raise
     except Exception:  # the database is away: the next beat measures the gap
@@ -201,7 +200,6 @@ async def _beat() -> bool:
 
 async def claim_loop(health: Health) -> None:
     backend = get_timer_backend()
-    claim_due_and_next = sync_to_async(backend.claim_due_and_next, thread_sensitive=False)
     wakeup.loop, wakeup.event = asyncio.get_running_loop(), asyncio.Event()
     while True:
         next_at = None
@@ -209,7 +207,7 @@ async def claim_loop(health: Health) -> None:
             health.claiming_since = time.monotonic()
             wakeup.at, wakeup.earliest_armed = float("-inf"), float("inf")
             try:
-                claims, next_at = await claim_due_and_next(clock.timestamp())
+                claims, next_at = await backend.claim_due_and_next_async(clock.timestamp())
             finally:
                 health.claiming_since = None
             if health.failing:

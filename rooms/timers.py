@@ -87,6 +87,11 @@ class TimerBackend(ABC):
         (a deadline or an expiring lease; None: nothing scheduled)."""
         return self.claim_due(now, limit), self.next_due()
 
+    async def claim_due_and_next_async(self, now: float,
+                                       limit: int = 200) -> tuple[list[Claim], float | None]:
+        """``claim_due_and_next`` from the event loop, never blocking it for long."""
+        return self.claim_due_and_next(now, limit)
+
     # ---- action claims (the socket records them; deadline_fire reads them) ----
 
     @abstractmethod
@@ -193,8 +198,8 @@ for _, member in ipairs(due) do
   out[#out + 1] = member
   out[#out + 1] = redis.call('HGET', KEYS[3], member) or '-1'
 end
--- Last: when the next deadline or lease falls due ('' when none), so the
--- caller can sleep until then.
+-- When the next deadline or lease falls due ('' when none), so the caller
+-- can sleep until then.
 local first_due = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local first_lease = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local next = ''
@@ -202,9 +207,21 @@ if first_due[2] then next = first_due[2] end
 if first_lease[2] and (next == '' or tonumber(first_lease[2]) < tonumber(next)) then
   next = first_lease[2]
 end
-out[#out + 1] = next
-return out
+-- One status line, 'next member payload member payload ...' ('-' for no next):
+-- the event loop's pipelined connection (rooms.redis_line) reads only such
+-- simple replies. Members are 'g:<id>' and 'r:<id>', never with a space.
+if next == '' then next = '-' end
+table.insert(out, 1, next)
+return {ok = table.concat(out, ' ')}
 """
+
+def _claimed(reply: bytes | str) -> tuple[list[Claim], float | None]:
+    """The claim script's status line: the claims, and when to look next."""
+    words = (reply.decode() if isinstance(reply, bytes) else reply).split(" ")
+    next_at, pairs = words[0], words[1:]
+    claims = [(pairs[i], int(pairs[i + 1])) for i in range(0, len(pairs), 2)]
+    return claims, None if next_at == "-" else float(next_at)
+
 
 # KEYS: 1 due zset, 2 payload hash. ARGV: member, deadline, payload.
 _SCHEDULE_LUA = """
@@ -299,13 +316,28 @@ class RedisTimers(TimerBackend):
         return self.claim_due_and_next(now, limit)[0]
 
     def claim_due_and_next(self, now, limit=200):
-        raw = self._claim(
+        return _claimed(self._claim(
             keys=[self.due_key, self.processing_key, self.payload_key],
             args=[now, now + self.LEASE_SECONDS, limit],
-        )
-        *pairs, next_at = raw
-        claims = [(pairs[i].decode(), int(pairs[i + 1])) for i in range(0, len(pairs), 2)]
-        return claims, float(next_at) if next_at else None
+        ))
+
+    async def claim_due_and_next_async(self, now, limit=200):
+        """The claim from the event loop, on its pipelined connection: the
+        claim loop runs up to twenty times a second, and a trip to a thread
+        for redis-py's call cost more CPU than the script (docs/performance.md,
+        "Round 13"). A claim whose connection closes before its reply is sent
+        once more, as redis-py's one retry did: whatever the first claimed
+        comes back after its lease, or from the database sweep sooner."""
+        keys_and_args = (3, self.due_key, self.processing_key, self.payload_key,
+                         now, now + self.LEASE_SECONDS, limit)
+        line = self._line()
+        try:
+            reply = await line.execute("EVALSHA", self._claim.sha, *keys_and_args)
+        except ResponseError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+            reply = await line.execute("EVAL", _CLAIM_LUA, *keys_and_args)
+        return _claimed(reply)
 
     def ack(self, *keys):
         if keys:

@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import django
 
@@ -21,7 +20,7 @@ from django.db import OperationalError, connection, transaction  # noqa: E402
 
 from rooms import ticker  # noqa: E402
 from rooms.models import Room  # noqa: E402
-from rooms.threads import CommandSyncToAsync  # noqa: E402
+from rooms.threads import CommandThreads, in_command_threads  # noqa: E402
 
 
 def command() -> int:
@@ -47,15 +46,15 @@ def terminate(pid: int) -> bool:
 
 
 async def main() -> dict:
-    thread = ThreadPoolExecutor(1)
-    run = CommandSyncToAsync(command, thread_sensitive=False, executor=thread)
+    thread = CommandThreads(1)
+    run = in_command_threads(command, thread)
     first = await run()
     kept = await run()
     terminated = await asyncio.to_thread(terminate, kept)  # from another connection
     after = await run()
     again = await run()
     try:
-        await CommandSyncToAsync(failing_command, thread_sensitive=False, executor=thread)()
+        await in_command_threads(failing_command, thread)()
         failed_with = None
     except OperationalError as exc:
         failed_with = type(exc.__cause__).__name__
@@ -86,7 +85,7 @@ async def timers_fire_after_a_lost_connection(thread, run) -> tuple[dict, list[s
     ticker.fire = fire
     kept = await run()
     terminated = await asyncio.to_thread(terminate, kept)
-    await CommandSyncToAsync(ticker._fire_claimed, thread_sensitive=False, executor=thread)(
+    await in_command_threads(ticker._fire_claimed, thread)(
         [("g:1", 1), ("g:2", 2)])
     return {"fire_kept": kept, "fire_terminated": terminated, "fired": fired}, errors
 

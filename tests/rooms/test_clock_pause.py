@@ -142,3 +142,12 @@ def test_the_first_beat_ever_and_a_pause_turned_off(settings):
     beat_long_ago(OUTAGE)
     assert services.clocks_beat() == 0.0
     assert clocks([room.id]) == before
+
+
+def test_the_usual_beat_is_one_statement_and_moves_the_beat_on(django_assert_num_queries):
+    """Every process beats every second: after a recent beat, one UPDATE."""
+    beat_long_ago(timedelta(seconds=1))
+    before = SiteClock.objects.get(pk=1).beat
+    with django_assert_num_queries(1):
+        assert services.clocks_beat() == 0.0
+    assert SiteClock.objects.get(pk=1).beat > before

@@ -7,6 +7,9 @@ real one."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -108,3 +111,58 @@ def test_a_command_that_opened_its_own_connection_is_not_run_again():
     with pytest.raises(OperationalError):
         threads.once_more_if_connection_lost(conn, run)
     assert len(runs) == 1
+
+
+# ---- the hop itself (rooms.threads.CommandThreads), with commands that touch no database ----
+
+WHO_ASKS: contextvars.ContextVar[str] = contextvars.ContextVar("who_asks", default="nobody")
+
+
+def test_a_command_runs_in_a_command_thread_in_its_callers_context():
+    pool = threads.CommandThreads(2, name="test-commands")
+
+    def where(suffix: str) -> tuple[str, str]:
+        return threading.current_thread().name, WHO_ASKS.get() + suffix
+
+    async def ask() -> tuple[str, str]:
+        WHO_ASKS.set("seat 2")
+        return await threads.in_command_threads(where, pool)("!")
+
+    thread_name, asked = asyncio.run(ask())
+    assert thread_name.startswith("test-commands_") and asked == "seat 2!"
+
+
+def test_a_commands_exception_reaches_its_caller():
+    pool = threads.CommandThreads(1)
+
+    def refuse() -> None:
+        raise ValueError("not your turn")
+
+    async def ask() -> None:
+        await threads.in_command_threads(refuse, pool)()
+
+    with pytest.raises(ValueError, match="not your turn"):
+        asyncio.run(ask())
+
+
+def test_a_command_cancelled_before_a_thread_took_it_is_not_run():
+    pool = threads.CommandThreads(1)
+    release, ran = threading.Event(), []
+
+    def hold() -> None:
+        release.wait()  # keeps the only thread busy until the test lets go
+        ran.append("hold")
+
+    def note(name: str) -> None:
+        ran.append(name)
+
+    async def scene() -> None:
+        held = pool.run(hold)
+        cancelled = pool.run(note, "cancelled")
+        cancelled.cancel()
+        release.set()
+        await held
+        await pool.run(note, "after")  # taken after the cancelled one: the queue is in order
+
+    asyncio.run(scene())
+    assert ran == ["hold", "after"]

@@ -94,6 +94,24 @@ class TimerContract:
         # g:1 is next, unless the backend hands the unacknowledged g:2 out again sooner.
         assert next_at is not None and 125.0 < next_at <= 130.0
 
+    def test_the_claim_from_the_event_loop_is_the_same_claim(self, timers):
+        """The ticker claims on its event loop (claim_due_and_next_async)."""
+        async def claim(now):
+            return await timers.claim_due_and_next_async(now)
+
+        assert asyncio.run(claim(50.0)) == ([], None)
+        timers.schedule("g:1", 1, 130.0)
+        timers.schedule("r:2", 0, 120.0)
+        timers.schedule("g:3", 7, 121.0)
+        assert asyncio.run(claim(100.0)) == ([], 120.0)
+        claims, next_at = asyncio.run(claim(125.0))
+        assert claims == [("r:2", 0), ("g:3", 7)]
+        timers.ack("r:2", "g:3")
+        assert next_at is not None and 125.0 < next_at <= 130.0
+        assert asyncio.run(claim(130.0))[0] == [("g:1", 1)]
+        timers.ack("g:1")
+        assert take(timers, 1000.0) == []  # each was handed out once
+
     def test_concurrent_claimers_share_the_work_without_duplicates(self, timers):
         for i in range(300):
             timers.schedule(f"g:{i}", i, 100.0)
@@ -232,6 +250,15 @@ class TestRedisTimers(TimerContract):
         timers.schedule("g:2", 6, 101.0)
         timers.schedule("g:3", 7, 102.0)
         assert timers.claim_due(200.0) == [("g:1", 5), ("g:2", 6), ("g:3", 7)]
+
+    def test_claiming_from_the_event_loop_works_after_redis_forgot_its_scripts(self, timers):
+        timers.schedule("g:1", 5, 100.0)
+        timers.redis.script_flush()  # as after a Redis restart: NOSCRIPT, then sent whole
+
+        async def claim():
+            return await timers.claim_due_and_next_async(200.0)
+
+        assert asyncio.run(claim()) == ([("g:1", 5)], 200.0 + RedisTimers.LEASE_SECONDS)
 
     def test_arming_from_the_event_loop_works_after_redis_forgot_its_scripts(self, timers):
         async def arm():
