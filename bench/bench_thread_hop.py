@@ -5,8 +5,10 @@ Every room command (a move, a computer's move, a socket's arrival) runs in a
 command thread (rooms/threads.py) and comes back to the event loop. This
 times that round trip with a command that does nothing: a call on the loop
 itself (the baseline), ``loop.run_in_executor`` with the caller's context,
-and asgiref's ``SyncToAsync`` as rooms/threads.py uses it (its own executor,
-not thread-sensitive). One call at a time, as a quiet server's are: each
+asgiref's ``SyncToAsync`` as rooms/threads.py used it until round 13 (its own
+executor, not thread-sensitive), and rooms/threads.py's ``CommandThreads``
+(a queue and a ``call_soon_threadsafe``; it also looks after the thread's
+database connection, here SQLite's, never opened). One call at a time, as a quiet server's are: each
 wakes the thread and then the loop. CPU time of this process, so the figure
 does not depend on what else the machine runs (docs/performance.md, "What
 limits it").
@@ -21,10 +23,17 @@ import asyncio
 import contextvars
 import os
 import platform
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from asgiref.sync import SyncToAsync
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.pop("DATABASE_URL", None)  # the embedded default: no server needed
 
 
 def command(x: int) -> int:
@@ -43,8 +52,15 @@ async def measure(calls: int) -> dict[str, float]:
         context = contextvars.copy_context()
         return await loop.run_in_executor(executor, context.run, command, x)
 
+    import django
+
+    django.setup()
+    from rooms.threads import CommandThreads, in_command_threads
+
+    through_command_threads = in_command_threads(command, CommandThreads(2))
     kinds = {"on the loop (baseline)": on_the_loop, "run_in_executor": in_executor,
-             "asgiref SyncToAsync": through_asgiref}
+             "asgiref SyncToAsync": through_asgiref,
+             "rooms CommandThreads": through_command_threads}
     best: dict[str, float] = {}
     for _ in range(3):  # three rounds, each kind's best: the least disturbed
         for name, call in kinds.items():
