@@ -34,6 +34,8 @@ BLOCKED = frozenset(
 def normalize(text: str) -> str:
     """What a person typed (any case, spaces, a pasted link's tail) → a code or ''."""
     text = text or ""
+    if _CODE_RE.fullmatch(text):  # already a code, as every socket's message names it
+        return text
     link = re.search(r"/r/([A-Za-z]{4})\b", text)
     if link:  # a pasted share link
         text = link.group(1)

@@ -38,10 +38,10 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
-from django.db import connections, transaction
+from django.db import connections
 from django.db.models.base import ModelState
 
-from . import codes, rows
+from . import codes, rows, threads
 from .models import Game, Room, Seat
 from .state import cached_seq
 
@@ -133,9 +133,10 @@ def _forget(room_id: int) -> None:
 def keep_on_commit(room: Room, game_row: Game, seats: list[Seat]) -> None:
     """Once the command commits, keep the room's rows as it wrote them, if this
     process hears the room (``listening``) and runs on PostgreSQL."""
-    if connections["default"].vendor != "postgresql":
+    db = threads.connection()
+    if db.vendor != "postgresql":
         return
-    transaction.on_commit(lambda: _keep(room, game_row, seats))
+    db.on_commit(lambda: _keep(room, game_row, seats))
 
 
 def _keep(room: Room, game_row: Game, seats: list[Seat]) -> None:

@@ -23,12 +23,13 @@ from functools import cache, lru_cache
 from typing import Any
 
 import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.db.models import Model
 from django.db.models.base import ModelState
 from psycopg.pq import Escaping, Format, TransactionStatus
 from psycopg.types.json import Jsonb
 
+from . import threads
 from .models import Game, MoveLog, Room, Seat
 
 
@@ -237,8 +238,14 @@ def _db():
     """This thread's database wrapper. Read once per call and passed on: each
     attribute read through ``django.db.connection`` is a lookup in asgiref's
     ``Local``, and the field preparations read it many times a move (a tenth
-    of a move's CPU went to those lookups; docs/performance.md)."""
-    return connections[DEFAULT_DB_ALIAS]
+    of a move's CPU went to those lookups; docs/performance.md). In a command
+    thread, the wrapper its command holds (``rooms.threads.connection``)."""
+    return threads.connection()
+
+
+def on_commit(func, robust: bool = False) -> None:
+    """``transaction.on_commit`` on this thread's wrapper (``_db``)."""
+    threads.connection().on_commit(func, robust)
 
 
 def run(statements: list[tuple[str, list[Any]]], *,

@@ -10,8 +10,6 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Any
 
-from django.db import transaction
-
 from games.record import fold
 from games.registry import get_game
 
@@ -67,7 +65,7 @@ def remember(game_row: Game, state: Any) -> None:
             while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
                 _STATE_CACHE.popitem(last=False)
 
-    transaction.on_commit(remember)
+    rows.on_commit(remember)
 
 
 def cached_seq(game_id: int) -> int | None:

@@ -134,11 +134,26 @@ class CommandThreads:
             del loop, future, context, func, args, kwargs  # not kept alive while idle
 
 
+# What the command a command thread runs holds: its database wrapper.
+_running = threading.local()
+
+
+def connection():
+    """This thread's database wrapper (``connections["default"]``): in a
+    command thread, the one its command read at the start, without another
+    lookup in asgiref's ``Local`` (a move made a dozen, through
+    ``transaction.on_commit`` and the rows' statements: about 2 % of a
+    server's CPU, docs/performance.md "Round 13"); elsewhere looked up."""
+    db = getattr(_running, "db", None)
+    return db if db is not None else connections[DEFAULT_DB_ALIAS]
+
+
 def _run_keeping_connection(func, args, kwargs):
-    db = connections[DEFAULT_DB_ALIAS]  # this thread's, for the whole command
+    db = _running.db = connections[DEFAULT_DB_ALIAS]  # this thread's, for the whole command
     try:
         return once_more_if_connection_lost(db, lambda: func(*args, **kwargs))
     finally:
+        _running.db = None
         keep_connection_if_healthy(db)
 
 

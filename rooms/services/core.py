@@ -17,7 +17,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 
 from games.registry import get_game
 
@@ -239,12 +238,11 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
         change.seats = seats_of(room)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
-    transaction.on_commit(lambda: publish.room_changed(room, change), robust=True)
+    rows.on_commit(lambda: publish.room_changed(room, change), robust=True)
     if change.deadline is not None:  # armed after the broadcast is on its way
         # A computer's move is fired by the process that keeps the room's rows.
         here = change.game_row.deadline_kind == "bot" and fresh.hears(room.id)
-        transaction.on_commit(lambda: publish.arm_game(*change.deadline, here=here),
-                              robust=True)
+        rows.on_commit(lambda: publish.arm_game(*change.deadline, here=here), robust=True)
     return change
 
 

@@ -13,7 +13,7 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connections
 
 from rooms import threads
 
@@ -166,3 +166,21 @@ def test_a_command_cancelled_before_a_thread_took_it_is_not_run():
 
     asyncio.run(scene())
     assert ran == ["hold", "after"]
+
+
+def test_a_command_holds_its_threads_connection_and_lets_go_after():
+    """rooms.threads.connection: the wrapper the command read; looked up again after it."""
+    pool = threads.CommandThreads(1)
+
+    def look() -> tuple[bool, bool]:
+        return threads.connection() is connections["default"], threads._running.db is not None
+
+    assert asyncio.run(look_in(pool, look)) == (True, True)
+    # The command's own wrapper is let go when it ends (here run on this thread).
+    assert threads._run_keeping_connection(look, (), {}) == (True, True)
+    assert getattr(threads._running, "db", None) is None
+    assert threads.connection() is connections["default"]
+
+
+async def look_in(pool, look):
+    return await pool.run(look)
