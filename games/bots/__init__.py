@@ -29,9 +29,16 @@ def kinds_for(game: str) -> list[str]:
     return sorted(set(_kinds.get(game, {})) | {"random", "external"})
 
 
+_loaded: set[str] = set()
+
+
 def _load(game: str) -> None:
     """Import the game's bot module, which registers its kinds, and the modules it
-    names in ``MORE_KINDS`` (kinds that build on it, kept in their own files)."""
+    names in ``MORE_KINDS`` (kinds that build on it, kept in their own files).
+    Once per game: every computer decision makes its bot, and the import
+    system's lookup (its lock, ``sys.modules``) was most of that."""
+    if game in _loaded:
+        return
     try:
         module = importlib.import_module(f"games.bots.{game}")
     except ModuleNotFoundError as exc:
@@ -40,6 +47,7 @@ def _load(game: str) -> None:
         return
     for name in getattr(module, "MORE_KINDS", ()):
         importlib.import_module(f"games.bots.{name}")
+    _loaded.add(game)
 
 
 def make_bot(game: str, spec: str) -> Bot:
