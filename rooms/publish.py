@@ -12,17 +12,20 @@ import functools
 import json
 import logging
 import secrets
+import weakref
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
 
 from games.registry import get_game
 
 from .models import Game, Seat
+from .redis_line import RedisLine
 from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of, you_json
 from .state import load_state
 from .timers import get_timer_backend, wakeup
@@ -138,7 +141,41 @@ def room_changed(room, change) -> None:
 
 def _start_send(layer, group: str, message: dict[str, Any]) -> None:
     # The move is committed; clients resync from their version on the next update.
-    _start(layer.group_send(group, message), "broadcast failed")
+    _start(_publishing(layer, group, message) or layer.group_send(group, message),
+           "broadcast failed")
+
+
+# channels_redis's pub/sub layer publishes a group message through redis-py's
+# asyncio client, one publish at a time behind a lock per Redis: a pool
+# checkout, a retry wrapper and a reply parser for a one-number reply, and
+# every broadcast waits for the previous one's round trip. That publish was
+# 6 % of a server's samples under the mixed load (docs/performance.md, "Round
+# 13"). The same message, serialised by the layer, goes out on this loop's
+# pipelined connection instead (rooms.redis_line), to the channel and the
+# Redis the layer itself subscribes the group's sockets on; the layer still
+# receives and delivers it. A publish whose connection closes before its reply
+# is sent once more: a socket may then get an update twice, which clients
+# ignore by its version (docs/protocol.md).
+BROADCAST_TIMEOUT_SECONDS = 5.0
+_broadcast_lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _publishing(layer, group: str, message: dict[str, Any]):
+    """The publish of ``message`` to ``group`` as a coroutine on this loop's
+    pipelined connection, or None where the layer is not channels_redis's
+    pub/sub layer with hosts given by address (then its own group_send)."""
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    loop_layer = layer._get_layer()
+    channel = loop_layer._get_group_channel_name(group)
+    address = loop_layer._get_shard(channel).host.get("address")
+    if not isinstance(address, str):
+        return None
+    lines = _broadcast_lines.setdefault(asyncio.get_running_loop(), {})
+    line = lines.get(address)
+    if line is None:
+        line = lines[address] = RedisLine(address, timeout=BROADCAST_TIMEOUT_SECONDS)
+    return line.execute("PUBLISH", channel, layer.serialize(message))
 
 
 def _start(work, failure: str) -> None:

@@ -12,9 +12,11 @@ a command, for a command whose reply is one line.
 on it: a command is written at once, and replies come back in the order the
 commands were written, so each resolves the oldest waiting future. It speaks
 only the simple replies (``+OK``, ``:1``, ``-ERR``), which is all that ``SET``,
-``DEL``, ``AUTH``, ``SELECT`` and the timers' arming script (an integer) answer;
-any other reply closes the connection. Since round 10 a move's deadline is
-armed here too (``RedisTimers.schedule_async``).
+``DEL``, ``AUTH``, ``SELECT``, ``PUBLISH`` and the timers' scripts answer; any
+other reply closes the connection. Since round 10 a move's deadline is armed
+here too (``RedisTimers.schedule_async``); since round 13 the timers' claims
+are made here, and a room's broadcasts published on a line of their own
+(``rooms.publish``).
 A reply that does not come within ``timeout`` fails every command waiting on
 the connection and closes it (a reply after that would answer the wrong
 command); a closed connection fails what waits on it, and the next command
@@ -146,9 +148,11 @@ class RedisLine:
             return await pipeline.send(command)
         except RedisConnectionError:
             # The kept connection had gone (Redis restarted, or dropped it while
-            # it sat idle): once more, on a new one. The commands sent here are
-            # SET, DEL and the arming script, and sending any of them twice does
-            # what sending it once does.
+            # it sat idle): once more, on a new one. SET, DEL and the arming
+            # script sent twice do what they do once; a claim sent twice leaves
+            # what the first took to come back after its lease, and a PUBLISH
+            # sent twice is an update its clients already have (the callers say
+            # so where they send them).
             return await (await self._connect()).send(command)
 
     async def _connect(self) -> _Pipeline:

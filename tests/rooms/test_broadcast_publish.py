@@ -1,0 +1,57 @@
+"""A room's broadcast is published on the event loop's pipelined Redis
+connection (``rooms.publish._publishing``), not through channels_redis's own
+client, and the layer still delivers it: the sockets of the group, subscribed
+by the layer itself, receive the message as the layer's ``group_send`` would
+hand it to them. On a real Redis, with one shard and with two."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+
+from rooms import publish
+
+
+def deliver_through_our_publish(layer, groups: list[str]) -> list[dict]:
+    """Each group gets a socket subscribed by the layer, then a message sent
+    through rooms.publish; what each socket receives, in order."""
+
+    async def scene():
+        sockets = []
+        for group in groups:
+            channel = await layer.new_channel()
+            await layer.group_add(group, channel)
+            sockets.append(channel)
+        for number, group in enumerate(groups):
+            message = {"type": "room.update", "version": number, "payloads": {"0": "é, ১২"}}
+            sending = publish._publishing(layer, group, message)
+            assert sending is not None  # our path, not the layer's group_send
+            assert int(await sending) >= 1  # Redis counted a subscriber
+        received = [await asyncio.wait_for(layer.receive(channel), 5) for channel in sockets]
+        for group, channel in zip(groups, sockets, strict=True):
+            await layer.group_discard(group, channel)
+        await layer.flush()
+        return received
+
+    return asyncio.run(scene())
+
+
+@pytest.mark.parametrize("shards", [1, 2])
+def test_the_groups_sockets_receive_what_the_loop_publishes(redis_service, shards):
+    layer = RedisPubSubChannelLayer(hosts=[redis_service] * shards,
+                                    prefix=f"test{uuid.uuid4().hex[:8]}")
+    groups = [f"room.{n}" for n in range(6)]  # over two shards, some fall on each
+    received = deliver_through_our_publish(layer, groups)
+    assert [m["version"] for m in received] == list(range(6))
+    assert all(m["type"] == "room.update" and m["payloads"] == {"0": "é, ১২"} for m in received)
+
+
+def test_other_layers_keep_their_own_group_send():
+    async def scene():
+        return publish._publishing(InMemoryChannelLayer(), "room.1", {"type": "room.update"})
+
+    assert asyncio.run(scene()) is None
