@@ -12,7 +12,6 @@ import functools
 import json
 import logging
 import secrets
-import weakref
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
@@ -25,7 +24,7 @@ from django.db import transaction
 from games.registry import get_game
 
 from .models import Game, Seat
-from .redis_line import RedisLine
+from .redis_line import line_for
 from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of, you_json
 from .state import load_state
 from .timers import get_timer_backend, wakeup
@@ -157,7 +156,6 @@ def _start_send(layer, group: str, message: dict[str, Any]) -> None:
 # is sent once more: a socket may then get an update twice, which clients
 # ignore by its version (docs/protocol.md).
 BROADCAST_TIMEOUT_SECONDS = 5.0
-_broadcast_lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _publishing(layer, group: str, message: dict[str, Any]):
@@ -171,11 +169,8 @@ def _publishing(layer, group: str, message: dict[str, Any]):
     address = loop_layer._get_shard(channel).host.get("address")
     if not isinstance(address, str):
         return None
-    lines = _broadcast_lines.setdefault(asyncio.get_running_loop(), {})
-    line = lines.get(address)
-    if line is None:
-        line = lines[address] = RedisLine(address, timeout=BROADCAST_TIMEOUT_SECONDS)
-    return line.execute("PUBLISH", channel, layer.serialize(message))
+    return line_for(address, BROADCAST_TIMEOUT_SECONDS).execute(
+        "PUBLISH", channel, layer.serialize(message))
 
 
 def _start(work, failure: str) -> None:

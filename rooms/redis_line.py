@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import ssl
+import weakref
 
 from redis.connection import SSLConnection, parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -155,6 +156,16 @@ class RedisLine:
             # so where they send them).
             return await (await self._connect()).send(command)
 
+    async def run_script(self, sha: str, script: str, *keys_and_args) -> bytes:
+        """A Lua script by its SHA (``EVALSHA``); sent whole (``EVAL``) when
+        Redis does not know it (it restarted, or flushed its scripts)."""
+        try:
+            return await self.execute("EVALSHA", sha, *keys_and_args)
+        except ResponseError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+            return await self.execute("EVAL", script, *keys_and_args)
+
     async def _connect(self) -> _Pipeline:
         # Commands that find no connection wait for the one being opened.
         if self._connecting is None:
@@ -200,3 +211,17 @@ class RedisLine:
             pipeline.close(RedisConnectionError("Redis refused the connection's set-up"))
             raise
         return pipeline
+
+
+# Lines by event loop, then by (address, timeout): a connection belongs to the
+# loop that opened it.
+_lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def line_for(url: str, timeout: float = 1.0) -> RedisLine:
+    """This event loop's line to the Redis at ``url`` with ``timeout``, made once."""
+    lines = _lines.setdefault(asyncio.get_running_loop(), {})
+    line = lines.get((url, timeout))
+    if line is None:
+        line = lines[url, timeout] = RedisLine(url, timeout=timeout)
+    return line

@@ -29,16 +29,15 @@ import asyncio
 import heapq
 import threading
 import time
-import weakref
 from abc import ABC, abstractmethod
 
 from django.conf import settings
 from django.utils.module_loading import import_string
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from rooms.redis_line import RedisLine
+from rooms.redis_line import RedisLine, line_for
 
 Claim = tuple[str, int]
 # An action claim: the room version the action was sent for, and the server
@@ -215,6 +214,7 @@ table.insert(out, 1, next)
 return {ok = table.concat(out, ' ')}
 """
 
+
 def _claimed(reply: bytes | str) -> tuple[list[Claim], float | None]:
     """The claim script's status line: the claims, and when to look next."""
     words = (reply.decode() if isinstance(reply, bytes) else reply).split(" ")
@@ -249,8 +249,6 @@ class RedisTimers(TimerBackend):
             socket_timeout=2, socket_connect_timeout=1, retry=Retry(NoBackoff(), 1),
         )
         self._url = url or settings.KHELAGHOR_REDIS_URL
-        # One pipelined connection per event loop (a connection belongs to its loop).
-        self._lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.claim_prefix = f"{prefix}:act"
         self.due_key = f"{prefix}:due"
         self.processing_key = f"{prefix}:processing"
@@ -296,14 +294,8 @@ class RedisTimers(TimerBackend):
         In the thread that ran the move, the round trip and redis-py's reading
         of its reply were 2.4 % of a server's CPU (docs/performance.md). A
         script Redis does not know (it restarted) is sent whole with EVAL."""
-        keys_and_args = (2, self.due_key, self.payload_key, key, deadline_ts, payload)
-        line = self._line()
-        try:
-            await line.execute("EVALSHA", self._schedule.sha, *keys_and_args)
-        except ResponseError as exc:
-            if not str(exc).startswith("NOSCRIPT"):
-                raise
-            await line.execute("EVAL", _SCHEDULE_LUA, *keys_and_args)
+        await self._line().run_script(self._schedule.sha, _SCHEDULE_LUA, 2, self.due_key,
+                                      self.payload_key, key, deadline_ts, payload)
         wakeup.armed(deadline_ts)
 
     def cancel(self, key):
@@ -328,16 +320,9 @@ class RedisTimers(TimerBackend):
         "Round 13"). A claim whose connection closes before its reply is sent
         once more, as redis-py's one retry did: whatever the first claimed
         comes back after its lease, or from the database sweep sooner."""
-        keys_and_args = (3, self.due_key, self.processing_key, self.payload_key,
-                         now, now + self.LEASE_SECONDS, limit)
-        line = self._line()
-        try:
-            reply = await line.execute("EVALSHA", self._claim.sha, *keys_and_args)
-        except ResponseError as exc:
-            if not str(exc).startswith("NOSCRIPT"):
-                raise
-            reply = await line.execute("EVAL", _CLAIM_LUA, *keys_and_args)
-        return _claimed(reply)
+        return _claimed(await self._line().run_script(
+            self._claim.sha, _CLAIM_LUA, 3, self.due_key, self.processing_key, self.payload_key,
+            now, now + self.LEASE_SECONDS, limit))
 
     def ack(self, *keys):
         if keys:
@@ -358,11 +343,7 @@ class RedisTimers(TimerBackend):
         """This event loop's pipelined connection for action claims: a claim
         is one command a move, and redis-py's asyncio client cost several
         times its round trip (rooms.redis_line)."""
-        loop = asyncio.get_running_loop()
-        line = self._lines.get(loop)
-        if line is None:
-            line = self._lines[loop] = RedisLine(self._url)
-        return line
+        return line_for(self._url)
 
     def claim_action(self, room_id, session_key, version, received_ts):
         self.redis.set(self._claim_key(room_id, session_key), f"{version}:{received_ts!r}",

@@ -13,7 +13,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from rooms.redis_line import RedisLine, encode
+from rooms.redis_line import RedisLine, encode, line_for
 
 
 @pytest.fixture
@@ -170,3 +170,15 @@ def test_no_redis_at_the_address_is_a_connection_error():
             await RedisLine(f"redis://127.0.0.1:{port}/0").execute("SET", "a", "1")
 
     asyncio.run(run())
+
+
+def test_a_loop_keeps_one_line_per_redis_and_timeout(redis_service):
+    """rooms.redis_line.line_for: the timers and the broadcasts each reuse theirs."""
+
+    async def lines():
+        timers, again = line_for(redis_service), line_for(redis_service)
+        broadcasts = line_for(redis_service, 5.0)
+        assert await broadcasts.execute("PING") == b"PONG"
+        return timers is again, timers is broadcasts
+
+    assert asyncio.run(lines()) == (True, False)
