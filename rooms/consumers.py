@@ -24,6 +24,7 @@ from config.clients import scope_address, scope_language, socket_origin_matches
 from games.registry import declaration
 
 from . import clock, codes, errors, fresh, guessing, publish, seen, services, ticker
+from .jsontext import compact
 from .nicknames import BadNickname, clean_nickname
 from .publish import room_group
 from .selectors import device_json, device_seat_shown, owner_tag
@@ -459,7 +460,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         payload = message["payloads"].get("spectator" if shown is None else str(shown))
         if payload is None:
             return
-        device = json.dumps(device_json(held, own, self.secret_hands), separators=(",", ":"))
+        device = compact(device_json(held, own, self.secret_hands))
         # The payload is a JSON object's text: the field goes in front of the others.
         await self.send(text_data='{"device":' + device + "," + payload[1:])
 
@@ -471,7 +472,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _send(self, payload: dict[str, Any]) -> None:
         if self.closing:
             return
-        await self.send(text_data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+        await self.send(text_data=compact(payload))
 
     async def _error(self, exc: errors.RoomError, message_id: Any = None, code: str = "") -> None:
         with translation.override(self.language):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import secrets
 from contextvars import ContextVar
@@ -23,6 +22,7 @@ from django.db import transaction
 
 from games.registry import get_game
 
+from .jsontext import compact
 from .models import Game, Seat
 from .redis_line import line_for
 from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of, you_json
@@ -97,13 +97,8 @@ def _payloads_alike(room, seats, game_row, state, events, shared_room,
     return payloads
 
 
-# One encoder for every payload: ``json.dumps`` with options builds a new
-# encoder per call, and a move renders a dozen pieces (docs/performance.md).
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
 def _text(message: Any) -> str:
-    return _ENCODER.encode(message)
+    return compact(message)
 
 
 # The event loop of the async code (a consumer, the ticker) whose worker

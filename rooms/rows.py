@@ -30,6 +30,7 @@ from psycopg.pq import Escaping, Format, TransactionStatus
 from psycopg.types.json import Jsonb
 
 from . import threads
+from .jsontext import compact_bytes
 from .models import Game, MoveLog, Room, Seat
 
 
@@ -344,8 +345,10 @@ def _literal(value: Any, escape) -> bytes | None:
     if isinstance(value, datetime) and value.tzinfo is not None:
         return escape(value.isoformat().encode()) + b"::timestamptz"
     if isinstance(value, Jsonb):
-        text = (value.dumps or json.dumps)(value.obj)
-        return escape(text.encode()) + b"::jsonb" if "\x00" not in text else None
+        # jsonb keeps the value, not the text: any encoder's text is the same row.
+        text = (compact_bytes(value.obj) if value.dumps in (None, json.dumps)
+                else value.dumps(value.obj).encode())
+        return escape(text) + b"::jsonb" if b"\x00" not in text else None
     return None
 
 
