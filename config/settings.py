@@ -229,7 +229,7 @@ else:
 
 # Seats are keyed by session key, so sessions must live on the server: the
 # signed-cookie engine has no key. A year, so a guest who comes back keeps a seat.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "config.sessions"  # Django's database sessions, read leaner
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
