@@ -2,7 +2,9 @@
 connection (``rooms.publish._publishing``), not through channels_redis's own
 client, and the layer still delivers it: the sockets of the group, subscribed
 by the layer itself, receive the message as the layer's ``group_send`` would
-hand it to them. On a real Redis, with one shard and with two."""
+hand it to them. On a real Redis, with one shard and with two. And the layer
+as the settings configure it reads what it receives in RESP2, not through
+redis-py's costly RESP3 pub/sub handler."""
 
 from __future__ import annotations
 
@@ -55,3 +57,40 @@ def test_other_layers_keep_their_own_group_send():
         return publish._publishing(InMemoryChannelLayer(), "room.1", {"type": "room.update"})
 
     assert asyncio.run(scene()) is None
+
+
+def count_resp3_pubsub_reads(monkeypatch) -> list[int]:
+    """Counts the messages that redis-py's RESP3 reader hands its pub/sub push
+    handler, which writes out each message's text for a debug line."""
+    from redis._parsers import resp3
+
+    calls = [0]
+    original = resp3._AsyncRESP3Parser.handle_pubsub_push_response
+
+    async def counted(self, response):
+        calls[0] += 1
+        return await original(self, response)
+
+    monkeypatch.setattr(resp3._AsyncRESP3Parser, "handle_pubsub_push_response", counted)
+    return calls
+
+
+def test_the_layer_as_configured_reads_its_messages_in_resp2(redis_service, monkeypatch):
+    # The host entry of config/settings.py (tests/foundation/test_settings.py
+    # checks that the settings give exactly this).
+    calls = count_resp3_pubsub_reads(monkeypatch)
+    layer = RedisPubSubChannelLayer(hosts=[{"address": redis_service, "protocol": 2}],
+                                    prefix=f"test{uuid.uuid4().hex[:8]}")
+    received = deliver_through_our_publish(layer, ["room.1", "room.2"])
+    assert [m["version"] for m in received] == [0, 1]
+    assert calls[0] == 0
+
+
+def test_redis_py_would_read_them_in_resp3_otherwise(redis_service, monkeypatch):
+    # Why the settings name the protocol: without it redis-py 8 speaks RESP3,
+    # and every update a process receives goes through that handler.
+    calls = count_resp3_pubsub_reads(monkeypatch)
+    layer = RedisPubSubChannelLayer(hosts=[redis_service], prefix=f"test{uuid.uuid4().hex[:8]}")
+    received = deliver_through_our_publish(layer, ["room.1", "room.2"])
+    assert [m["version"] for m in received] == [0, 1]
+    assert calls[0] >= 2
