@@ -3,7 +3,7 @@
 Every page and every socket that arrives reads its visitor's session (it
 keys a guest's seats). Django's store reads it through the ORM, which builds
 and compiles the same query anew each time: 450 µs of CPU a read on the
-session machine, against about 100 µs for this statement and its decoding
+session machine, against about 140 µs for this statement and its decoding
 (docs/performance.md, round 14). Writes, expiry and everything else are
 Django's own.
 """

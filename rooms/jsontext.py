@@ -5,11 +5,13 @@ writes its events to the move log; Python's own encoder was the largest
 single piece of a Liar's Dice move's CPU (docs/performance.md, round 14).
 orjson writes the same text about six times faster: compact separators,
 other scripts' letters as they are (Bengali names stay readable and short),
-keys that are not strings turned into strings as Python's encoder does. The
-one difference is a float under 1e-4 or so: 2.5e-7 where Python writes
-2.5e-07, the same number.
+keys that are not strings turned into strings as Python's encoder does.
+Where they differ: a float with a negative exponent (2.5e-7 where Python
+writes 2.5e-07, the same number); NaN and the infinities, which are not JSON,
+written as null; and datetimes, dataclasses and enums written where Python's
+encoder refuses them. Nothing the site sends holds any of those.
 Whatever orjson refuses (an integer wider than 64 bits, say) goes to
-Python's encoder, so the text and the errors stay Python's.
+Python's encoder, so that text and those errors stay Python's.
 """
 
 from __future__ import annotations

@@ -72,7 +72,9 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis():
     )
     assert chosen["db"] == "django.db.backends.postgresql"
     assert chosen["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert chosen["layer_config"]["hosts"] == [{"address": "redis://127.0.0.1:6379/15", "protocol": 2}]
+    assert chosen["layer_config"]["hosts"] == [
+        {"address": "redis://127.0.0.1:6379/15", "protocol": 2}
+    ]
     assert chosen["timers"] == "rooms.timers.RedisTimers"
     assert chosen["redis"] == "redis://127.0.0.1:6379/15"
     assert chosen["cache"] == "config.cache.RedisCache"
