@@ -52,11 +52,11 @@ def build_update(room, change) -> dict[str, Any]:
         payloads = _payloads_alike(room, seats, game_row, state, events, shared_room, humans)
     else:
         payloads = {
-            str(index): _text(message_for("update", room, seats, game_row, state, index, events,
+            str(index): compact(message_for("update", room, seats, game_row, state, index, events,
                                           shared_room))
             for index in humans
         }
-        payloads["spectator"] = _text(
+        payloads["spectator"] = compact(
             message_for("update", room, seats, game_row, state, None, events, shared_room)
         )
     owners = {owner_tag(s.session_key): s.index for s in seats
@@ -82,23 +82,19 @@ def _payloads_alike(room, seats, game_row, state, events, shared_room,
     message["you"] = you_mark
     if message["game"] is not None:
         message["game"] = {**message["game"], "legal": legal_mark}
-    template = _text(message)
-    you_at, legal_at = _text(you_mark), _text(legal_mark)
+    template = compact(message)
+    you_at, legal_at = compact(you_mark), compact(legal_mark)
     engine = get_game(game_row.game) if game_row is not None else None
     over = game_row is None or game_row.status != Game.Status.IN_PROGRESS
 
     def text_for(seat: int | None) -> str:
         legal = [] if seat is None or over else engine.legal_actions(state, seat)
-        return (template.replace(you_at, _text(you_json(seats, seat)), 1)
-                .replace(legal_at, _text(legal), 1))
+        return (template.replace(you_at, compact(you_json(seats, seat)), 1)
+                .replace(legal_at, compact(legal), 1))
 
     payloads = {str(index): text_for(index) for index in humans}
     payloads["spectator"] = text_for(None)
     return payloads
-
-
-def _text(message: Any) -> str:
-    return compact(message)
 
 
 # The event loop of the async code (a consumer, the ticker) whose worker
