@@ -60,13 +60,14 @@ from .ld_endgame import (
 # table, by total dice. One earlier bid leaves 2 v 2 solved alone at 0.7%
 # exploitable however long it is solved (alternating updates: 0.74% at 400
 # iterations, 0.70% at 1,500); two earlier bids give 0.29% at 100 (docs/bots.md).
-# Without any earlier bid 1 v 2 stays about 2% exploitable. 3 v 3 keeps two as
-# well: to the end of the game 2.26% exploitable at 400 iterations, against 3.60%
-# with one at 300; 2 v 3 measured 0.95% at 450 iterations and 0.89% at 150, so
-# iterations are not what it lacks: its round alone went from 0.72% with two
-# earlier bids to 0.23% with three, at 150 iterations (docs/bots.md).
-ITERATIONS = {2: 300, 3: 300, 4: 300, 5: 450, 6: 400}
-MEMORY = {2: 2, 3: 2, 4: 2, 5: 2, 6: 2}
+# Without any earlier bid 1 v 2 stays about 2% exploitable. With two, 2 v 3 stayed
+# at 0.95% to the end of the game however long it was solved (0.89% at 150
+# iterations, 0.95% at 450) and 3 v 3 at 2.26%: iterations were not what they
+# lacked. Three earlier bids in 5 and 6 dice in all, 150 iterations: 2 v 3 0.40%,
+# 3 v 2 0.37%, 3 v 3 0.85% (144,372 states in 3 v 3, up to 13 GB resident,
+# 58 minutes for the three; docs/bots.md).
+ITERATIONS = {2: 300, 3: 300, 4: 300, 5: 150, 6: 150}
+MEMORY = {2: 2, 3: 2, 4: 2, 5: 3, 6: 3}
 # Rows of the table a player's own strategy reaches with less than this (prior
 # included) are not stored: play falls back there (drop_unreached).
 KEEP_REACH = 1e-6

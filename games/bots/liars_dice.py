@@ -320,7 +320,7 @@ class StandardBot(Bot):
     # With 3+ players, the chance I lose once the next player raises is CONT / alive.
     CONT = 1.0
     # Play the solved table in heads-up endgames of at most this many dice in all
-    # (0: never; 6 is every solved position). Up to 5 the table is under 1%
+    # (0: never; 6 is every solved position). Every solved position is under 1%
     # exploitable, but each step above 3 gives back more against prob (88.8% with
     # 5, 93.1% with 3, docs/bots.md) than it gains elsewhere.
     TABLE = 3
