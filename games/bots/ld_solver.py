@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from hashlib import blake2b
 from pathlib import Path
 
 import numpy as np
@@ -467,7 +468,10 @@ def best_response(a: int, b: int, bot_seat: int, policy: Policy, lose: float, wi
             return np.full(nx, mass), mass  # scored as won by the exploiter
         if memory is None:
             return expand(history, wild, weights)
-        key = (state_key(history, memory), np.round(weights / mass, 12).tobytes())
+        # The reach as a 16-byte digest, not its 8 bytes a hand: the memo of 3 v 3
+        # with three earlier bids held 12.5 GB with the reach itself as the key.
+        reach = np.round(weights / mass, 12).tobytes()
+        key = (state_key(history, memory), blake2b(reach, digest_size=16).digest())
         found = memo.get(key)
         if found is None:
             values, pruned = expand(history, wild, weights)
