@@ -27,6 +27,16 @@ from tests.games.test_liars_dice_rules import table
 POSITIONS = [(a, b) for a in range(1, E.MAX_SOLVED + 1) for b in range(1, E.MAX_SOLVED + 1)]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _parsed_positions_let_go():
+    """E.stored_strategy (and E.stored_policy over it) keep every position parsed;
+    this module parses all nine, about 800 MB: let them go when it ends, in
+    whichever worker ran its tests."""
+    yield
+    E.stored_strategy.cache_clear()
+    E.stored_policy.cache_clear()
+
+
 # ---- the best response, on strategies whose answer is known by hand ----------------------
 
 
@@ -158,12 +168,8 @@ def test_every_position_is_stored_with_a_value():
 
 @pytest.fixture(scope="module")
 def whole_table():
-    """The stored table parsed whole (E.read): 54 MB of JSON, about 4 s, so once.
-    The positions parsed one at a time here (E.stored_strategy keeps them) are let
-    go at the end of the module too: the large ones are 800 MB."""
-    yield E.read()
-    E.stored_strategy.cache_clear()
-    E.stored_policy.cache_clear()
+    """The stored table parsed whole (E.read): 54 MB of JSON, about 4 s, so once."""
+    return E.read()
 
 
 def test_a_position_is_read_alone_and_as_the_whole_document_has_it(whole_table):
@@ -173,9 +179,8 @@ def test_a_position_is_read_alone_and_as_the_whole_document_has_it(whole_table):
         lines = fh.read().splitlines()
     assert len(lines) == 1 + len(POSITIONS)
     assert "strategies" not in json.loads(lines[0])
-    whole = whole_table
     for a, b in POSITIONS:
-        assert E.stored_strategy(a, b) == whole["strategies"][f"{a},{b}"]
+        assert E.stored_strategy(a, b) == whole_table["strategies"][f"{a},{b}"]
     with pytest.raises(KeyError):
         E.stored_strategy(4, 4)
 
