@@ -137,6 +137,13 @@ class Server:
     process: subprocess.Popen
     log: Path
 
+    def application_errors(self) -> int:
+        """How many exceptions escaped the application (a consumer that
+        crashed), as daphne logs them: a server should log none for anything a
+        client does, hanging up included."""
+        with open(self.log, "rb") as handle:
+            return sum(b"Exception inside application" in line for line in handle)
+
     def stop(self) -> None:
         self.process.terminate()
         try:

@@ -387,7 +387,8 @@ def print_level(name: str, result: dict) -> dict:
           f"({100 * s['error_rate']:.2f}% of actions); timeouts at acting tables "
           f"{s['timeouts']}; timeout lateness p99 {s['late_p99']:.0f} ms "
           f"({len(f.lateness)} idle timeouts); dropped {s['dropped']}; spectator "
-          f"reconnects {f.reconnects}; undelivered at the end {result['undelivered']}")
+          f"reconnects {f.reconnects}; undelivered at the end {result['undelivered']}; "
+          f"consumers crashed {result.get('crashes', 0)}")
     shares = ", ".join(f"{k} {100 * v / result['elapsed']:.0f}%"
                        for k, v in result["others"].items())
     print(f"   CPU in the window (% of one core): {shares}")
@@ -405,11 +406,13 @@ def level(tables: int, duration: float, processes: int, first: int) -> dict:
     watchers = spectator_keys(max(1, tables // SPECTATOR_EVERY))
     servers = base.start_servers(processes, "config.asgi:application", server_env())
     try:
-        return asyncio.run(run_level(servers, rooms, watchers, duration))
+        result = asyncio.run(run_level(servers, rooms, watchers, duration))
     finally:
         for server in servers:
             server.stop()
         base.close_rooms([code for code, *_ in rooms])
+    result["crashes"] = sum(server.application_errors() for server in servers)
+    return result
 
 
 def floor(tables: int, rate: float, duration: float, processes: int, size: int) -> dict:

@@ -14,6 +14,7 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -44,6 +45,12 @@ GROUP_REFRESH_SECONDS = 3600
 CLOSE_NO_ROOM = 4004
 CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
+
+# What a server raises for a frame sent to a socket that has just gone: daphne
+# (through autobahn) its Disconnected; an ASGI server after the 2.4 spec, an
+# OSError of its own. A phone that drops while its table's update is on its
+# way meets this every day.
+SOCKET_GONE = (Disconnected, OSError)
 
 
 @database_sync_to_async
@@ -473,6 +480,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.closing:
             return
         await self.send(text_data=compact(payload))
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Channels' send, except that a frame for a socket the client has
+        just dropped is let go (``SOCKET_GONE``). Raised out of a handler, the
+        server's refusal ended this consumer before its ``disconnect``: the
+        seat stayed counted as connected until its silence showed (about 40
+        s), the group kept the dead channel, and the server logged the
+        client's hang-up as an application error. The server queues the
+        ``websocket.disconnect`` as the socket goes, and that runs the
+        clean-up as for any close. Frames the client sent before it dropped
+        are still handled (an action read before its deadline counts); only
+        their replies are lost."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except SOCKET_GONE:
+            pass
 
     async def _error(self, exc: errors.RoomError, message_id: Any = None, code: str = "") -> None:
         with translation.override(self.language):

@@ -4,9 +4,11 @@ changes nothing; abuse closes the connection."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
+from autobahn.exception import Disconnected
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
@@ -352,3 +354,63 @@ async def test_a_socket_undoes_only_the_presence_it_counted(room_code):
     assert await seat_connections() == [1, 0]
     await host.disconnect()
     assert await seat_connections() == [0, 0]
+
+
+class DroppedSocket:
+    """The ASGI server's side of a client that has just dropped: once ``gone``,
+    a frame sent to the socket is refused as daphne refuses it (autobahn's
+    Disconnected, "Attempt to send on a closed protocol"), before the
+    server's ``websocket.disconnect`` reaches the consumer. Seen under the
+    mixed bench, whose spectators come and go mid-broadcast."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.gone = False
+        self.refused = asyncio.Event()
+
+    async def __call__(self, scope, receive, send):
+        async def send_unless_gone(message):
+            if self.gone and message["type"] == "websocket.send":
+                self.refused.set()
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        return await self.app(scope, receive, send_unless_gone)
+
+
+async def test_an_update_sent_as_the_client_drops_is_let_go_and_its_seat_goes_offline(room_code):
+
+    from rooms.models import Seat
+
+    code, host_key = room_code
+
+    async def seat_connections() -> list[int]:
+        return [s.connections async for s in Seat.objects.filter(room__code=code).order_by("index")]
+
+    server = DroppedSocket(application)
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"),
+               (b"cookie", f"sessionid={host_key}".encode())]
+    host = WebsocketCommunicator(server, f"/ws/rooms/{code}/", headers=headers)
+    assert (await host.connect())[0]
+    await receive(host, "snapshot")
+    guest_key = await aguest("Rumi")
+    guest = await connect(code, guest_key)
+    await receive(guest, "snapshot")
+    await guest.send_json_to({"type": "join", "id": "j1"})
+    assert (await receive(guest, "ok"))["id"] == "j1"
+    await receive(host, "update", where=lambda m: m["room"]["seats"][1]["name"] == "Rumi")
+    assert await seat_connections() == [1, 1]
+
+    # The host's phone drops; the guest's leaving is broadcast before the
+    # server has told the host's consumer.
+    server.gone = True
+    await guest.send_json_to({"type": "leave", "id": "l1"})
+    assert (await receive(guest, "ok"))["id"] == "l1"
+    await asyncio.wait_for(server.refused.wait(), timeout=5)
+    # The consumer is still there to hear the disconnect, and counts the
+    # host's seat offline at once (it raised out of the handler before).
+    await host.disconnect()  # re-raises what the consumer raised, if it did
+    assert await seat_connections() == [0, 0]
+    host_seat = await Seat.objects.aget(room__code=code, index=0)
+    assert host_seat.disconnected_at is not None
+    await guest.disconnect()
