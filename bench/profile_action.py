@@ -10,6 +10,12 @@ cProfile on a CPU clock, so a busy machine's waits do not count:
 
     .venv/bin/python bench/profile_action.py                 # Snakes, 300 actions
     .venv/bin/python bench/profile_action.py liars_dice 200
+    .venv/bin/python bench/profile_action.py ludo 300 kept   # from kept rows
+
+With ``kept`` this process listens to the room, as a server with the room's
+sockets does (rooms.fresh): each move is computed from the rows the last one
+kept and written in one round trip behind its guard, the path of a room whose
+sockets are all on one server (``--route room`` in the benches).
 
 Same database and Redis as bench_load.py (KHELAGHOR_BENCH_DATABASE_URL,
 KHELAGHOR_BENCH_REDIS_URL); the room is closed at the end. Not a bench_*.py:
@@ -32,6 +38,7 @@ import bench_load as base
 def main() -> int:
     game = sys.argv[1] if len(sys.argv) > 1 else "snakes"
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    kept = len(sys.argv) > 3 and sys.argv[3] == "kept"
     missing = base.services_missing()
     if missing:
         print(f"profile_action: skipped, {missing}")
@@ -48,7 +55,7 @@ def main() -> int:
     from django.contrib.sessions.backends.db import SessionStore
 
     from games.bots import make_bot
-    from rooms import publish, services
+    from rooms import fresh, publish, services
 
     publish.get_channel_layer = lambda: None  # build every view, send nothing
     actors = []
@@ -61,11 +68,14 @@ def main() -> int:
     for actor in actors[1:]:
         services.seat_join(room.code, actor)
     services.game_start(room.code, actors[0])
+    if kept:
+        fresh.listening(room.id)
     rng = random.Random(1)
     bot = make_bot(game, "random")
     profile = cProfile.Profile(time.process_time)
     spent, done = 0.0, 0
     plain_spent, plain_done = 0.0, 0
+    from_kept = 0
     try:
         for number in range(2 * count):
             # The first half runs without the profiler (the CPU a server spends),
@@ -78,6 +88,8 @@ def main() -> int:
             seat = seen["game"]["turn"]["seat"]
             mine = services.snapshot_for(room.code, actors[seat].session_key)
             action = bot.choose(mine["game"]["view"], mine["game"]["legal"], rng)
+            if kept:
+                from_kept += fresh.room_for_action(room.code, seen["version"]) is not None
             started = time.process_time()
             if profiled:
                 profile.enable()
@@ -91,6 +103,9 @@ def main() -> int:
                 plain_done += 1
     finally:
         services.room_close(room.id, reason="The profile is over")
+    if kept:
+        print(f"computed from kept rows: {from_kept} of {2 * count} actions; "
+              f"done again under the lock: {fresh.stats['moved']}")
     print(f"{game}: {plain_done} actions, {1000 * plain_spent / max(1, plain_done):.2f} ms CPU "
           f"each without the profiler; {done} more, {1000 * spent / max(1, done):.2f} ms CPU "
           f"each under it")
