@@ -47,9 +47,9 @@ CLOSE_TOO_LARGE = 4009
 CLOSE_FLOOD = 4029
 
 # What a server raises for a frame sent to a socket that has just gone: daphne
-# (through autobahn) its Disconnected; an ASGI server after the 2.4 spec, an
-# OSError of its own. A phone that drops while its table's update is on its
-# way meets this every day.
+# its Disconnected (autobahn's, between the client's close frame and the end of
+# its connection: every closed tab has that moment); an ASGI server after the
+# 2.4 spec, an OSError of its own.
 SOCKET_GONE = (Disconnected, OSError)
 
 

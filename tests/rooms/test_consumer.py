@@ -357,11 +357,15 @@ async def test_a_socket_undoes_only_the_presence_it_counted(room_code):
 
 
 class DroppedSocket:
-    """The ASGI server's side of a client that has just dropped: once ``gone``,
+    """The ASGI server's side of a client that has just gone: once ``gone``,
     a frame sent to the socket is refused as daphne refuses it (autobahn's
     Disconnected, "Attempt to send on a closed protocol"), before the
-    server's ``websocket.disconnect`` reaches the consumer. Seen under the
-    mixed bench, whose spectators come and go mid-broadcast."""
+    server's ``websocket.disconnect`` reaches the consumer. With daphne this
+    is the moment between a client's close frame (a tab closed, a page left)
+    and the end of its TCP connection, when autobahn's socket is closing and
+    daphne has not yet marked it gone; seen under the mixed bench, whose
+    spectators leave mid-broadcast. Which frame falls in that moment is a
+    matter of timing, so the server's side is played here."""
 
     def __init__(self, app) -> None:
         self.app = app
