@@ -20,6 +20,8 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
 from django.utils import translation
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from config.clients import scope_address, scope_language, socket_origin_matches
 from games.registry import declaration
@@ -51,6 +53,12 @@ CLOSE_FLOOD = 4029
 # its connection: every closed tab has that moment); an ASGI server after the
 # 2.4 spec, an OSError of its own.
 SOCKET_GONE = (Disconnected, OSError)
+# What the Redis channel layer raises while Redis is away (a restart, an
+# outage): a socket then cannot get its channel or join its room's group.
+LAYER_AWAY = (RedisConnectionError, RedisTimeoutError)
+# "Try again later" (RFC 6455): the page reconnects with its backoff, as after
+# any close but 4004.
+CLOSE_TRY_AGAIN = 1013
 
 
 @database_sync_to_async
@@ -139,6 +147,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
     _actor: services.Actor | None = None  # actor()
     user_id: int | None = None  # the signed-in user's, found at connect (_door)
 
+    async def __call__(self, scope, receive, send):
+        """Channels' consumer, except that a socket which cannot get its
+        channel or join its group because Redis is away is turned away with a
+        warning (before the handshake: refused; after: closed with
+        CLOSE_TRY_AGAIN), not a traceback per attempt while every page of the
+        site retries. The page comes back with its backoff; the games go on
+        meanwhile (docs/deploy.md, "Redis and PostgreSQL notes")."""
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_AWAY as exc:
+            log.warning("a socket was turned away: the channel layer's Redis is away (%s)", exc)
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Skip the ``close_old_connections`` thread hop that Channels makes
         before every handler: one hop per seat per move was a sixth of the
@@ -213,8 +234,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.room_id is None:
             return
-        await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
         fresh.not_listening(self.room_id)
+        try:
+            await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
+        except LAYER_AWAY as exc:
+            # The layer has forgotten the channel already; only Redis's
+            # subscription is left, and it carries nothing anyone here hears.
+            # The seat is released all the same: it raised past that before,
+            # and the player stayed "connected" until the silence showed.
+            log.warning("a closing socket could not leave its group: Redis is away (%s)", exc)
         if self.counted:
             await database_sync_to_async(services.connection_closed)(self.code, self.actor())
 
@@ -435,10 +463,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if seat is None:
             raise errors.NotSeated("Take a seat to react")
         self.last_reaction = now
-        await self.channel_layer.group_send(
-            room_group(self.room_id),
-            {"type": "room.reaction", "seat": seat, "reaction": reaction},
-        )
+        try:
+            await self.channel_layer.group_send(
+                room_group(self.room_id),
+                {"type": "room.reaction", "seat": seat, "reaction": reaction},
+            )
+        except LAYER_AWAY as exc:  # a passing gesture: lost, and the socket stays
+            log.warning("a reaction was lost: the channel layer's Redis is away (%s)", exc)
 
     # ---- outgoing -------------------------------------------------------------
 

@@ -3,7 +3,8 @@ file (in-memory channel layer, in-process timers) or on PostgreSQL + Redis.
 
 Every server is started with ``tests.servers.run_daphne`` and answers /healthz
 before a test sees it. PostgreSQL and Redis come from the ``postgres_service``
-and ``redis_service`` fixtures, which skip locally and fail under CI=true.
+and ``redis_service`` fixtures, which skip locally and fail under CI=true;
+``private_redis`` is a redis-server of the test's own, to stop and start.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 
 import pytest
+import redis as redis_client
 
 from tests import servers as started
-from tests.servers import REPO_ROOT, python_for_servers
+from tests.servers import REPO_ROOT, free_port, python_for_servers
 from tests.servers import run_daphnes as servers
 
 # Computers act quickly so whole games fit in a test; humans get a real clock.
@@ -57,3 +60,50 @@ def shared_servers(postgres_service, redis_service):
     env = shared_env(postgres_service, redis_service)
     with servers(env, 2) as pair:
         yield pair
+
+
+# ---- a Redis that a test may take down ------------------------------------------------
+
+
+class PrivateRedis:
+    """A redis-server of this test's own on a free port, without persistence."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> PrivateRedis:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--daemonize", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        client = redis_client.Redis.from_url(self.url, socket_connect_timeout=1)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                return self
+            except redis_client.RedisError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError("the private redis-server did not start") from None
+                time.sleep(0.05)  # polling for start-up, bounded by the deadline
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+
+@pytest.fixture
+def private_redis(redis_service):
+    if subprocess.run(["which", "redis-server"], capture_output=True).returncode != 0:
+        pytest.fail("redis-server is needed to take Redis down without touching the shared one")
+    redis = PrivateRedis().start()
+    yield redis
+    redis.stop()

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-import redis as redis_client
 
 from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
@@ -42,50 +41,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres,
 OUTAGE_SECONDS = 10.0
 DUE_WITHIN = 2.0
 AWAY_WITHIN = 45.0
-
-
-class PrivateRedis:
-    """A redis-server of this test's own on a free port, without persistence."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> PrivateRedis:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        client = redis_client.Redis.from_url(self.url, socket_connect_timeout=1)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                return self
-            except redis_client.RedisError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise RuntimeError("the private redis-server did not start") from None
-                time.sleep(0.05)  # polling for start-up, bounded by the deadline
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        self.process = None
-
-
-@pytest.fixture
-def private_redis(redis_service):
-    if subprocess.run(["which", "redis-server"], capture_output=True).returncode != 0:
-        pytest.fail("redis-server is needed to take Redis down without touching the shared one")
-    redis = PrivateRedis().start()
-    yield redis
-    redis.stop()
 
 
 class DeadlineWatch(threading.Thread):
@@ -107,8 +62,6 @@ class DeadlineWatch(threading.Thread):
                 ):
                     self.deadlines.setdefault((game_id, seq), deadline.timestamp())
                 self.done.wait(0.02)  # sampling interval, not synchronisation
-
-
 
 
 def lateness(watch: DeadlineWatch, logs, due_from: float, due_until: float) -> list[float]:

@@ -1,0 +1,89 @@
+"""Sockets that open and close while Redis is away, over a real daphne on
+PostgreSQL and a private Redis that the test stops and starts (never the
+machine's own): phones keep coming and going during a Redis restart.
+
+- A page closed during the outage releases its seat at once: its consumer
+  used to raise out of leaving the room's group, before the seat's release,
+  and the player stayed "connected" until the seat's silence showed.
+- A page that opens during the outage is turned away without a traceback in
+  the server's log (it retries with its backoff), and once Redis is back it
+  gets its seat and its snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import psycopg
+import pytest
+from websockets.exceptions import InvalidStatus
+
+from tests.integration import tables
+from tests.integration.conftest import servers, shared_env
+
+pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres]
+
+RELEASED_WITHIN = 10.0  # seconds; the silence rule would take 40
+
+
+def seats(postgres_url: str, code: str) -> list[tuple[int, bool]]:
+    """(connections, disconnected_at is set) of each seat of the room, in order."""
+    with psycopg.connect(postgres_url) as db:
+        return db.execute(
+            "SELECT s.connections, s.disconnected_at IS NOT NULL FROM rooms_seat s"
+            " JOIN rooms_room r ON r.id = s.room_id WHERE r.code = %s ORDER BY s.index",
+            (code,)).fetchall()
+
+
+async def until(read, done, timeout: float):
+    """``read()`` every 0.1 s until ``done`` of it or ``timeout`` s: the last read."""
+    deadline = time.monotonic() + timeout
+    value = read()
+    while not done(value) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
+        value = read()
+    return value
+
+
+async def test_sockets_closed_and_opened_while_redis_is_away(
+    postgres_service, private_redis
+):
+    env = shared_env(postgres_service, private_redis.url,
+                     KHELAGHOR_CHANNEL_PREFIX=f"kh_sockets_{private_redis.port}")
+    with servers(env, 1) as (server,):
+        host = tables.signed_in(server.base_url, "Tanvir")
+        code = host.create_room("ludo", 2)
+        await host.connect(code)
+        assert seats(postgres_service, code) == [(1, False), (0, False)]
+
+        private_redis.stop()
+        # The host's phone closes the page: the last socket of the room in
+        # this process, so leaving its group needs Redis.
+        await host.close()
+        released = await until(lambda: seats(postgres_service, code),
+                               lambda found: found[0] == (0, True), RELEASED_WITHIN)
+        assert released[0] == (0, True)
+
+        # Meanwhile another page opens: turned away, to retry.
+        with pytest.raises(InvalidStatus) as refused:
+            await host.connect(code)
+        assert refused.value.response.status_code == 403
+        assert seats(postgres_service, code)[0] == (0, True)
+
+        private_redis.start()
+        snapshot = None
+        deadline = time.monotonic() + 15
+        while snapshot is None:
+            try:
+                snapshot = await host.connect(code)
+            except InvalidStatus:  # the layer reconnects to Redis on its own time
+                assert time.monotonic() < deadline, "no socket got in after Redis came back"
+                await asyncio.sleep(0.5)  # the page's backoff, bounded by the deadline
+        assert snapshot["you"]["seat"] == 0
+        assert seats(postgres_service, code)[0][0] == 1
+        await host.close()
+        log = server.log()
+    assert "Exception inside application" not in log
+    assert "turned away: the channel layer's Redis is away" in log
+    assert "could not leave its group: Redis is away" in log
