@@ -221,6 +221,10 @@ if REDIS_URL:
             "BACKEND": "config.cache.RedisCache",  # Django's, its clients kept
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "khelaghor",
+            # A Redis that cannot be reached fails a request's limit check in a
+            # second, not the system's TCP timeout; the check then counts in
+            # the process (config.ratelimit.Counters).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:

@@ -15,11 +15,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from config.ratelimit import counters
 from games.registry import declaration
 
 from . import codes, errors, rows, selectors
@@ -203,6 +203,7 @@ def ban_lift(ban: Ban, *, moderator, reason: str) -> None:
 
 def _report_allowed(session_key: str) -> bool:
     key = f"report:s:{session_key}"
+    cache = counters()
     if cache.add(key, 1, REPORT_WINDOW):
         return True
     try:

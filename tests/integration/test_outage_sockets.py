@@ -1,6 +1,6 @@
-"""Sockets that open and close while Redis is away, over a real daphne on
-PostgreSQL and a private Redis that the test stops and starts (never the
-machine's own): phones keep coming and going during a Redis restart.
+"""Sockets and pages that open and close while Redis is away, over a real
+daphne on PostgreSQL and a private Redis that the test stops and starts (never
+the machine's own): phones keep coming and going during a Redis restart.
 
 - A page closed during the outage releases its seat at once: its consumer
   used to raise out of leaving the room's group, before the seat's release,
@@ -8,17 +8,24 @@ machine's own): phones keep coming and going during a Redis restart.
 - A page that opens during the outage is turned away without a traceback in
   the server's log (it retries with its backoff), and once Redis is back it
   gets its seat and its snapshot.
+- The doors that take a room code (the room's page, its share link, its API)
+  answer while Redis is away: their guessing limit counts in the process
+  meanwhile (config.ratelimit.Counters), and still refuses a guesser. They
+  answered 500 before, so a table could not be reached for the length of a
+  restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+import urllib.error
 
 import psycopg
 import pytest
 from websockets.exceptions import InvalidStatus
 
+from rooms.guessing import SESSION_MISSES
 from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
 
@@ -87,3 +94,38 @@ async def test_sockets_closed_and_opened_while_redis_is_away(
     assert "Exception inside application" not in log
     assert "turned away: the channel layer's Redis is away" in log
     assert "could not leave its group: Redis is away" in log
+
+
+def status_of(client: tables.RoomClient, path: str) -> int:
+    """The HTTP status of a GET of ``path`` with the client's session."""
+    try:
+        return client._get(path)[0]
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+
+async def test_the_doors_that_take_a_code_open_while_redis_is_away(
+    postgres_service, private_redis
+):
+    env = shared_env(postgres_service, private_redis.url,
+                     KHELAGHOR_CHANNEL_PREFIX=f"kh_doors_{private_redis.port}")
+    with servers(env, 1) as (server,):
+        host = tables.signed_in(server.base_url, "Tanvir")
+        code = host.create_room("snakes", 2)
+        private_redis.stop()
+
+        friend = tables.signed_in(server.base_url, "Rumi")
+        assert status_of(friend, f"/r/{code}/") == 200  # the share link
+        assert status_of(friend, f"/api/rooms/{code}/") == 200
+        assert status_of(host, f"/r/{code}/") == 200
+        # A guesser is still refused, counted in this process meanwhile.
+        guesser = tables.signed_in(server.base_url, "Guesser")
+        unknown = [f"QZ{chr(65 + n // 26)}{chr(65 + n % 26)}" for n in range(SESSION_MISSES + 1)]
+        unknown = [guess for guess in unknown if guess != code][:SESSION_MISSES + 1]
+        misses = [status_of(guesser, f"/r/{guess}/") for guess in unknown[:-1]]
+        assert set(misses) == {404}
+        assert status_of(guesser, f"/r/{unknown[-1]}/") == 429
+        assert status_of(friend, f"/r/{code}/") == 200  # others are not
+        log = server.log()
+    assert "Internal Server Error" not in log
+    assert "rate limits count in this process" in log
