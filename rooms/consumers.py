@@ -463,13 +463,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if seat is None:
             raise errors.NotSeated("Take a seat to react")
         self.last_reaction = now
+        group = room_group(self.room_id)
+        message = {"type": "room.reaction", "seat": seat, "reaction": reaction}
         try:
-            await self.channel_layer.group_send(
-                room_group(self.room_id),
-                {"type": "room.reaction", "seat": seat, "reaction": reaction},
-            )
-        except LAYER_AWAY as exc:  # a passing gesture: lost, and the socket stays
-            log.warning("a reaction was lost: the channel layer's Redis is away (%s)", exc)
+            await self.channel_layer.group_send(group, message)
+        except LAYER_AWAY as exc:  # as a room's update: to this process's sockets at least
+            heard = publish.deliver_here(self.channel_layer, group, message)
+            log.warning("Redis is away (%s): a reaction went to the %d socket(s) of this "
+                        "process only", exc, heard)
 
     # ---- outgoing -------------------------------------------------------------
 

@@ -19,6 +19,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.registry import get_game
 
@@ -131,8 +133,48 @@ def room_changed(room, change) -> None:
 
 def _start_send(layer, group: str, message: dict[str, Any]) -> None:
     # The move is committed; clients resync from their version on the next update.
-    _start(_publishing(layer, group, message) or layer.group_send(group, message),
-           "broadcast failed")
+    publishing = _publishing(layer, group, message)
+    if publishing is None:
+        _start(layer.group_send(group, message), "broadcast failed")
+    else:
+        _start(_published_or_heard_here(layer, group, message, publishing), "broadcast failed")
+
+
+async def _published_or_heard_here(layer, group: str, message: dict[str, Any], publishing):
+    """``publishing``; should Redis be away, the message goes at least to
+    this process's sockets of the group (``deliver_here``)."""
+    try:
+        await publishing
+    except REDIS_AWAY as exc:
+        heard = deliver_here(layer, group, message)
+        log.warning("Redis is away (%s): a room's update went to the %d socket(s) of this "
+                    "process only", exc, heard)
+
+
+# What publishing raises while Redis cannot be reached (rooms.redis_line).
+REDIS_AWAY = (RedisConnectionError, RedisTimeoutError)
+
+
+def deliver_here(layer, group: str, message: dict[str, Any]) -> int:
+    """Put ``message`` straight into the queues of this process's sockets in
+    ``group``, as channels_redis's pub/sub layer does with a message Redis
+    brings it (``_receive_message``, channels-redis 4.3, pinned); how many.
+    For a Redis restart: a room's sockets are on one server behind the
+    recommended proxy (docs/deploy.md), so its table plays on live instead of
+    freezing until Redis is back. Sockets elsewhere see the version skip and
+    ask for a snapshot once Redis answers (docs/protocol.md)."""
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return 0
+    loop_layer = layer._get_layer()
+    members = loop_layer.groups.get(loop_layer._get_group_channel_name(group), ())
+    data = layer.serialize(message)
+    heard = 0
+    for name in list(members):
+        queue = loop_layer.channels.get(name)
+        if queue is not None:
+            queue.put_nowait(data)
+            heard += 1
+    return heard
 
 
 # channels_redis's pub/sub layer publishes a group message through redis-py's

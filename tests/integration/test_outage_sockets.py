@@ -13,6 +13,9 @@ the machine's own): phones keep coming and going during a Redis restart.
   meanwhile (config.ratelimit.Counters), and still refuses a guesser. They
   answered 500 before, so a table could not be reached for the length of a
   restart.
+- A table whose sockets are on one server (as the recommended proxy routes a
+  room) plays on live: each update goes straight to that process's sockets
+  when it cannot be published. It froze until Redis was back before.
 """
 
 from __future__ import annotations
@@ -129,3 +132,33 @@ async def test_the_doors_that_take_a_code_open_while_redis_is_away(
         log = server.log()
     assert "Internal Server Error" not in log
     assert "rate limits count in this process" in log
+
+
+async def test_a_table_on_one_server_plays_on_live_while_redis_is_away(
+    postgres_service, private_redis
+):
+    """Both players' sockets on one server, as the recommended proxy routes a
+    room (docs/deploy.md): while Redis is away, each move still reaches both
+    at once, from the process that made it, and so does a reaction."""
+    env = shared_env(postgres_service, private_redis.url,
+                     KHELAGHOR_CHANNEL_PREFIX=f"kh_live_{private_redis.port}")
+    with servers(env, 1) as (server,):
+        host, guest, _ = await tables.open_table(server.base_url, server.base_url, "snakes", 2)
+        await tables.start(host, guest)
+        private_redis.stop()
+
+        for _ in range(4):  # two moves each, the turn passing between them
+            mover = next(c for c in (host, guest) if c.my_turn())
+            other = guest if mover is host else host
+            version = mover.version
+            await tables.command(mover, {"type": "action", "version": version,
+                                         "action": mover.last["game"]["legal"][0]})
+            for client in (mover, other):
+                heard = await tables.until(client, lambda m, v=version: m["version"] > v)
+                assert heard["version"] == version + 1  # live, not a later snapshot
+        await tables.command(host, {"type": "react", "reaction": "clap"})
+        reaction = await guest.wait_for(lambda m: m["type"] == "reaction")
+        assert reaction["reaction"] == "clap"
+        await tables.close_all(host, guest)
+        log = server.log()
+    assert "a room's update went to the 2 socket(s) of this process only" in log
