@@ -19,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -56,9 +57,19 @@ SOCKET_GONE = (Disconnected, OSError)
 # What the Redis channel layer raises while Redis is away (a restart, an
 # outage): a socket then cannot get its channel or join its room's group.
 LAYER_AWAY = (RedisConnectionError, RedisTimeoutError)
-# "Try again later" (RFC 6455): the page reconnects with its backoff, as after
-# any close but 4004.
-CLOSE_TRY_AGAIN = 1013
+# What a command raises while PostgreSQL cannot be reached (a restart, a
+# failover) once its one retry on a fresh connection has failed too
+# (rooms.threads); a lock timeout or a deadlock is one too. Each rolled back
+# whole: nothing was done.
+DATABASE_AWAY = (OperationalError, InterfaceError)
+# Try again later (as HTTP's 503; RFC 6455's own 1013 is one autobahn will not
+# send): the page reconnects with its backoff, as after any close but 4004.
+CLOSE_TRY_AGAIN = 4503
+
+
+def _database_away() -> errors.Unavailable:
+    return errors.Unavailable(
+        "The server cannot reach its database just now; please try again in a moment")
 
 
 @database_sync_to_async
@@ -210,6 +221,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             self.session_key, self.user_id, room = await _door(
                 session, self.code, scope_address(self.scope))
+        except DATABASE_AWAY as exc:
+            await self._turned_away(exc)
+            return
         except guessing.TooManyGuesses as refusal:
             with translation.override(self.language):
                 message = guessing.refusal_text(refusal.retry_after)
@@ -227,7 +241,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
         fresh.listening(room.id)
         self.joined_group_at = time.monotonic()
-        self.counted, snapshot = await _opened(self.code, self.actor(), self.showing)
+        try:
+            self.counted, snapshot = await _opened(self.code, self.actor(), self.showing)
+        except DATABASE_AWAY as exc:  # the close's disconnect leaves the group again
+            await self._turned_away(exc)
+            return
         await self._send(snapshot)
         ticker.ensure_started()
 
@@ -301,6 +319,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._send(await _snapshot(self.code, self.session_key, self.showing))
         except errors.RoomError as exc:
             await self._error(exc, message_id)
+        except DATABASE_AWAY as exc:
+            # The socket stays: the player sends it again once the database is
+            # back. Raised out of here it ended the consumer, and the page
+            # reconnected into the same outage.
+            log.warning("a message could not be handled: the database is away (%s)", exc)
+            await self._error(_database_away(), message_id)
+
+    async def _turned_away(self, exc: Exception) -> None:
+        """A socket that could not be let in because the database is away:
+        told so, then closed with CLOSE_TRY_AGAIN (its page comes back with
+        its backoff). Raised out of ``connect`` it ended the consumer with a
+        traceback and an HTTP 500 or a bare close."""
+        log.warning("a socket was turned away: the database is away (%s)", exc)
+        await self._error(_database_away())
+        self.closing = True
+        await self.close(code=CLOSE_TRY_AGAIN)
 
     async def _close_after(self, exc: errors.RoomError, close_code: int,
                            message_id: str | None = None) -> None:

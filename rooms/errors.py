@@ -139,6 +139,13 @@ class Banned(RoomError):
     code = "banned"
 
 
+class Unavailable(RoomError):
+    """The server could not reach its database (a restart, a failover):
+    nothing was done, and the same message may be sent again in a moment."""
+
+    code = "unavailable"
+
+
 def error_class_names() -> list[str]:
     """Every RoomError class name: the keywords ``make messages`` extracts."""
     found, todo = [], [RoomError]

@@ -1,0 +1,90 @@
+"""A socket while PostgreSQL cannot be reached (a restart, a failover), over a
+real daphne on a PostgreSQL database of this test's own, which the test makes
+refuse every connection and then accept them again (``ALLOW_CONNECTIONS``;
+never the machine's server, never another test's database).
+
+- A message the server cannot handle for want of its database gets the error
+  ``unavailable`` and the socket stays open; the same move, sent again once
+  the database is back, is played. It used to end the consumer with a
+  traceback, and the page reconnected into the same outage.
+- A socket that opens meanwhile is told ``unavailable`` and closed with 4503
+  (try again later).
+"""
+
+from __future__ import annotations
+
+import uuid
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+from psycopg import sql
+from websockets.exceptions import ConnectionClosed
+
+from tests.integration import tables
+from tests.integration.conftest import servers, shared_env
+
+pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.redis]
+
+
+@pytest.fixture
+def own_database(postgres_service):
+    """A fresh database on the test PostgreSQL, and a function that lets it
+    take connections (True) or refuses them and ends every one it has (False)."""
+    name = f"khelaghor_away_{uuid.uuid4().hex[:10]}"
+    admin = psycopg.conninfo.make_conninfo(postgres_service, dbname="postgres")
+    own = urlsplit(postgres_service)._replace(path=f"/{name}").geturl()
+    with psycopg.connect(admin, autocommit=True) as db:
+        db.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+    def allow(connections: bool) -> None:
+        with psycopg.connect(admin, autocommit=True) as db:
+            db.execute(sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS {}").format(
+                sql.Identifier(name), sql.Literal(connections)))
+            if not connections:
+                db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                           " WHERE datname = %s", (name,))
+
+    yield own, allow
+    with psycopg.connect(admin, autocommit=True) as db:
+        db.execute(sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS true").format(
+            sql.Identifier(name)))
+        db.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+async def test_a_socket_while_the_database_is_away(own_database, redis_service):
+    url, allow = own_database
+    # A command waits this long for a pooled connection before it is refused
+    # (10 s by default): the refusals come sooner, not differently.
+    env = shared_env(url, redis_service, KHELAGHOR_CHANNEL_PREFIX=f"kh_{uuid.uuid4().hex[:8]}",
+                     KHELAGHOR_DB_POOL_TIMEOUT="2")
+    with servers(env, 1) as (server,):
+        host, guest, _ = await tables.open_table(server.base_url, server.base_url, "snakes", 2)
+        await tables.start(host, guest)
+        mover = host if host.my_turn() else guest
+        version, move = mover.version, mover.last["game"]["legal"][0]
+        late = tables.signed_in(server.base_url, "Mitu")  # a page about to open
+        late_code = late.create_room("snakes", 2)
+
+        allow(False)
+        await mover.send({"type": "action", "id": "m1", "version": version, "action": move})
+        refused = await mover.wait_for(lambda m: m.get("id") == "m1", 20)
+        assert (refused["type"], refused["code"]) == ("error", "unavailable")
+        assert "ডেটাবেস" in refused["message"]  # in the page's language, Bengali by default
+        # A page that opens now is told so and sent away to retry.
+        with pytest.raises(ConnectionClosed) as closed:
+            await late.connect(late_code)
+        assert closed.value.rcvd.code == 4503
+        assert late.errors[-1]["code"] == "unavailable"
+
+        allow(True)
+        # The same socket: the move sent again is played, for both players.
+        await mover.send({"type": "action", "id": "m2", "version": version, "action": move})
+        assert (await mover.wait_for(lambda m: m.get("id") == "m2"))["type"] == "ok"
+        for client in (host, guest):
+            heard = await tables.until(client, lambda m: m["version"] > version)
+            assert heard["version"] == version + 1
+        await tables.close_all(host, guest)
+        log = server.log()
+    assert "Exception inside application" not in log
+    assert "a message could not be handled: the database is away" in log
