@@ -7,6 +7,7 @@ import asyncio
 import collections
 import json
 import random
+import time
 import urllib.request
 from collections import defaultdict
 from typing import Any
@@ -62,6 +63,16 @@ async def open_table(
         await until(client, lambda m: sum(s["kind"] != "open" for s in m["room"]["seats"])
                     == filled)
     return host, guest, code
+
+
+async def poll_until(read, done, timeout: float = 60):
+    """``read()`` every 0.1 s until ``done`` of it, or ``timeout`` seconds: the last read."""
+    deadline = time.monotonic() + timeout
+    value = read()
+    while not done(value) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
+        value = read()
+    return value
 
 
 async def until(client: RoomClient, predicate, timeout: float = 15.0) -> dict[str, Any]:

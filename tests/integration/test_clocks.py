@@ -33,6 +33,7 @@ import pytest
 
 from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
+from tests.integration.tables import poll_until
 from tests.servers import REPO_ROOT, free_port, python_for_servers
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres,
@@ -106,16 +107,6 @@ def make_overdue(postgres_url: str, game_ids: list[int]) -> dict[int, int]:
             "UPDATE rooms_game SET deadline = now() - interval '5 seconds'"
             " WHERE id = ANY(%s) AND status = 'in_progress' RETURNING id, seq",
             (game_ids,)).fetchall())
-
-
-async def poll_until(read, done, timeout: float = 60):
-    """``read()`` every 0.1 s until ``done`` of it, or ``timeout`` seconds: the last read."""
-    deadline = time.monotonic() + timeout
-    value = read()
-    while not done(value) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
-        value = read()
-    return value
 
 
 async def idle_ludo_tables(urls: list[str], count: int):

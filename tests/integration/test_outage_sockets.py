@@ -46,16 +46,6 @@ def seats(postgres_url: str, code: str) -> list[tuple[int, bool]]:
             (code,)).fetchall()
 
 
-async def until(read, done, timeout: float):
-    """``read()`` every 0.1 s until ``done`` of it or ``timeout`` s: the last read."""
-    deadline = time.monotonic() + timeout
-    value = read()
-    while not done(value) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)  # polling the database, bounded by the deadline
-        value = read()
-    return value
-
-
 async def test_sockets_closed_and_opened_while_redis_is_away(
     postgres_service, private_redis
 ):
@@ -71,7 +61,7 @@ async def test_sockets_closed_and_opened_while_redis_is_away(
         # The host's phone closes the page: the last socket of the room in
         # this process, so leaving its group needs Redis.
         await host.close()
-        released = await until(lambda: seats(postgres_service, code),
+        released = await tables.poll_until(lambda: seats(postgres_service, code),
                                lambda found: found[0] == (0, True), RELEASED_WITHIN)
         assert released[0] == (0, True)
 
