@@ -13,6 +13,13 @@ from __future__ import annotations
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+# What redis-py raises while Redis cannot be reached (a restart, an outage):
+# the cache, the channel layer and the event loop's own line alike. Those who
+# go on without Redis catch this, and nothing else of Redis's.
+REDIS_AWAY = (RedisConnectionError, RedisTimeoutError)
 
 
 class _KeptClients(RedisCacheClient):

@@ -19,13 +19,11 @@ from time import monotonic
 
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from config.cache import REDIS_AWAY
 
 log = logging.getLogger(__name__)
 
-# What the Redis cache raises while Redis cannot be reached (a restart).
-SHARED_AWAY = (RedisConnectionError, RedisTimeoutError)
 # After a failure, how long the counters stay in this process before Redis is
 # tried again: a restart costs each process one failed call every few seconds,
 # not one per request.
@@ -51,7 +49,7 @@ class Counters:
         if monotonic() >= self.shared_away_until:
             try:
                 return getattr(self.shared, name)(*args)
-            except SHARED_AWAY as exc:
+            except REDIS_AWAY as exc:
                 self.shared_away_until = monotonic() + TRY_SHARED_AGAIN_AFTER
                 log.warning("rate limits count in this process for %.0f s: the shared "
                             "cache is away (%s)", TRY_SHARED_AGAIN_AFTER, exc)

@@ -21,9 +21,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from config.cache import REDIS_AWAY
 from config.clients import scope_address, scope_language, socket_origin_matches
 from games.registry import declaration
 
@@ -54,9 +53,6 @@ CLOSE_FLOOD = 4029
 # its connection: every closed tab has that moment); an ASGI server after the
 # 2.4 spec, an OSError of its own.
 SOCKET_GONE = (Disconnected, OSError)
-# What the Redis channel layer raises while Redis is away (a restart, an
-# outage): a socket then cannot get its channel or join its room's group.
-LAYER_AWAY = (RedisConnectionError, RedisTimeoutError)
 # What a command raises while PostgreSQL cannot be reached (a restart, a
 # failover) once its one retry on a fresh connection has failed too
 # (rooms.threads); a lock timeout or a deadlock is one too. Each rolled back
@@ -167,7 +163,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         meanwhile (docs/deploy.md, "Redis and PostgreSQL notes")."""
         try:
             await super().__call__(scope, receive, send)
-        except LAYER_AWAY as exc:
+        except REDIS_AWAY as exc:
             log.warning("a socket was turned away: the channel layer's Redis is away (%s)", exc)
             await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
 
@@ -255,7 +251,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         fresh.not_listening(self.room_id)
         try:
             await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
-        except LAYER_AWAY as exc:
+        except REDIS_AWAY as exc:
             # The layer has forgotten the channel already; only Redis's
             # subscription is left, and it carries nothing anyone here hears.
             # The seat is released all the same: it raised past that before,
@@ -501,7 +497,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         message = {"type": "room.reaction", "seat": seat, "reaction": reaction}
         try:
             await self.channel_layer.group_send(group, message)
-        except LAYER_AWAY as exc:  # as a room's update: to this process's sockets at least
+        except REDIS_AWAY as exc:  # as a room's update: to this process's sockets at least
             heard = publish.deliver_here(self.channel_layer, group, message)
             log.warning("Redis is away (%s): a reaction went to the %d socket(s) of this "
                         "process only", exc, heard)

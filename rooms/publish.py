@@ -19,9 +19,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from config.cache import REDIS_AWAY
 from games.registry import get_game
 
 from .jsontext import compact
@@ -149,10 +148,6 @@ async def _published_or_heard_here(layer, group: str, message: dict[str, Any], p
         heard = deliver_here(layer, group, message)
         log.warning("Redis is away (%s): a room's update went to the %d socket(s) of this "
                     "process only", exc, heard)
-
-
-# What publishing raises while Redis cannot be reached (rooms.redis_line).
-REDIS_AWAY = (RedisConnectionError, RedisTimeoutError)
 
 
 def deliver_here(layer, group: str, message: dict[str, Any]) -> int:

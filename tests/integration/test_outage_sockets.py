@@ -37,6 +37,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres]
 RELEASED_WITHIN = 10.0  # seconds; the silence rule would take 40
 
 
+def one_server(postgres_url: str, redis, name: str):
+    """One daphne on PostgreSQL and ``redis`` (the private one), its channels
+    named apart. Turns last ten minutes: no timer acts while a test does."""
+    env = shared_env(postgres_url, redis.url, KHELAGHOR_TURN_SECONDS="600",
+                     KHELAGHOR_CHANNEL_PREFIX=f"kh_{name}_{redis.port}")
+    return servers(env, 1)
+
+
 def seats(postgres_url: str, code: str) -> list[tuple[int, bool]]:
     """(connections, disconnected_at is set) of each seat of the room, in order."""
     with psycopg.connect(postgres_url) as db:
@@ -49,9 +57,7 @@ def seats(postgres_url: str, code: str) -> list[tuple[int, bool]]:
 async def test_sockets_closed_and_opened_while_redis_is_away(
     postgres_service, private_redis
 ):
-    env = shared_env(postgres_service, private_redis.url,
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_sockets_{private_redis.port}")
-    with servers(env, 1) as (server,):
+    with one_server(postgres_service, private_redis, "sockets") as (server,):
         host = tables.signed_in(server.base_url, "Tanvir")
         code = host.create_room("ludo", 2)
         await host.connect(code)
@@ -100,9 +106,7 @@ def status_of(client: tables.RoomClient, path: str) -> int:
 async def test_the_doors_that_take_a_code_open_while_redis_is_away(
     postgres_service, private_redis
 ):
-    env = shared_env(postgres_service, private_redis.url,
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_doors_{private_redis.port}")
-    with servers(env, 1) as (server,):
+    with one_server(postgres_service, private_redis, "doors") as (server,):
         host = tables.signed_in(server.base_url, "Tanvir")
         code = host.create_room("snakes", 2)
         private_redis.stop()
@@ -130,14 +134,12 @@ async def test_a_table_on_one_server_plays_on_live_while_redis_is_away(
     """Both players' sockets on one server, as the recommended proxy routes a
     room (docs/deploy.md): while Redis is away, each move still reaches both
     at once, from the process that made it, and so does a reaction."""
-    env = shared_env(postgres_service, private_redis.url,
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_live_{private_redis.port}")
-    with servers(env, 1) as (server,):
+    with one_server(postgres_service, private_redis, "live") as (server,):
         host, guest, _ = await tables.open_table(server.base_url, server.base_url, "snakes", 2)
         await tables.start(host, guest)
         private_redis.stop()
 
-        for _ in range(4):  # two moves each, the turn passing between them
+        for _ in range(4):  # four moves, by whoever's turn it is (a 6 rolls again)
             mover = next(c for c in (host, guest) if c.my_turn())
             other = guest if mover is host else host
             version = mover.version
