@@ -135,6 +135,13 @@ KHELAGHOR_DB_THREADS = int(os.environ.get("KHELAGHOR_DB_THREADS", "2"))
 KHELAGHOR_DB_POOL_SIZE = int(os.environ.get("KHELAGHOR_DB_POOL_SIZE", "10"))
 # Seconds a request waits for a free pooled connection before it fails.
 KHELAGHOR_DB_POOL_TIMEOUT = float(os.environ.get("KHELAGHOR_DB_POOL_TIMEOUT", "10"))
+# How long the pool keeps trying to reopen one lost connection before it gives
+# that try up (psycopg's ``reconnect_timeout``, 5 minutes by default). Its tries
+# back off 1, 2, 4, 8 ... s apart, so after a long PostgreSQL outage the site
+# stayed down for up to as long again once the database was back. Given up
+# sooner, a try is started afresh by the next command that waits: every try is
+# at most about 2 s from the next.
+KHELAGHOR_DB_RECONNECT_SECONDS = float(os.environ.get("KHELAGHOR_DB_RECONNECT_SECONDS", "4"))
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and KHELAGHOR_DB_POOL_SIZE:
     # A bounded pool, not persistent connections. Under ASGI every HTTP request
@@ -154,6 +161,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and KHELAGH
         "min_size": KHELAGHOR_DB_THREADS + 2,
         "max_size": KHELAGHOR_DB_POOL_SIZE,
         "timeout": KHELAGHOR_DB_POOL_TIMEOUT,
+        "reconnect_timeout": KHELAGHOR_DB_RECONNECT_SECONDS,
     }
     # CONN_HEALTH_CHECKS (on) makes the pool check a connection when it hands
     # it out: one empty query, the round trip the health check already cost

@@ -8,6 +8,7 @@ abuse (oversize frames, flooding) closes the connection.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -66,6 +67,29 @@ CLOSE_TRY_AGAIN = 4503
 def _database_away() -> errors.Unavailable:
     return errors.Unavailable(
         "The server cannot reach its database just now; please try again in a moment")
+
+
+# A closed socket's seat that could not be written offline (the database was
+# away) is tried again this often, for this long: a restart or a failover is
+# over well within it. Past it, or should this process end first, the seat
+# goes offline by its silence (Seat.SILENT_AFTER_SECONDS).
+CLOSED_RETRY_SECONDS = 2.0
+CLOSED_RETRY_FOR_SECONDS = 300.0
+
+
+async def _closed_later(code: str, actor: services.Actor) -> None:
+    """``services.connection_closed`` once the database is back. The count of
+    a seat's sockets only goes down here, so it comes out right whatever
+    opened or closed meanwhile."""
+    for _ in range(int(CLOSED_RETRY_FOR_SECONDS / CLOSED_RETRY_SECONDS)):
+        await asyncio.sleep(CLOSED_RETRY_SECONDS)
+        try:
+            await database_sync_to_async(services.connection_closed)(code, actor)
+        except DATABASE_AWAY:
+            continue
+        log.info("a closed socket's seat was written offline once the database was back")
+        return
+    log.warning("a closed socket's seat was never written offline; its silence will show")
 
 
 @database_sync_to_async
@@ -258,7 +282,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # and the player stayed "connected" until the silence showed.
             log.warning("a closing socket could not leave its group: Redis is away (%s)", exc)
         if self.counted:
-            await database_sync_to_async(services.connection_closed)(self.code, self.actor())
+            try:
+                await database_sync_to_async(services.connection_closed)(self.code, self.actor())
+            except DATABASE_AWAY as exc:
+                log.warning("a closing socket's seat could not be written offline: the "
+                            "database is away (%s); this process tries again", exc)
+                publish.start_soon(_closed_later(self.code, self.actor()),
+                                   "a closed socket's seat could not be written offline")
 
     def actor(self) -> services.Actor:
         """Who this socket speaks for, built on its first command and kept: its
