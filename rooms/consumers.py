@@ -77,19 +77,58 @@ CLOSED_RETRY_SECONDS = 2.0
 CLOSED_RETRY_FOR_SECONDS = 300.0
 
 
-async def _closed_later(code: str, actor: services.Actor) -> None:
-    """``services.connection_closed`` once the database is back. The count of
-    a seat's sockets only goes down here, so it comes out right whatever
-    opened or closed meanwhile."""
-    for _ in range(int(CLOSED_RETRY_FOR_SECONDS / CLOSED_RETRY_SECONDS)):
-        await asyncio.sleep(CLOSED_RETRY_SECONDS)
+class LateCloses:
+    """The closed sockets of this process whose seats could not be written
+    offline while the database was away, written once it is back by one task:
+    every CLOSED_RETRY_SECONDS, one trip to a command thread for all of them,
+    which stops at the first that fails. A try per socket would hold a command
+    thread for the pool's whole wait (KHELAGHOR_DB_POOL_TIMEOUT) each, and a
+    thousand closes would queue the players' moves behind them long after the
+    database came back. The count of a seat's sockets only goes down here, so
+    it comes out right whatever opened or closed meanwhile."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[float, str, services.Actor]] = []
+        self.task: asyncio.Task | None = None
+
+    def add(self, code: str, actor: services.Actor) -> None:
+        self.pending.append((time.monotonic() + CLOSED_RETRY_FOR_SECONDS, code, actor))
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._write_when_back())
+
+    async def _write_when_back(self) -> None:
+        while self.pending:
+            await asyncio.sleep(CLOSED_RETRY_SECONDS)
+            now = time.monotonic()
+            batch = [entry for entry in self.pending if entry[0] > now]
+            if len(batch) < len(self.pending):
+                log.warning("%d closed socket(s) never had their seats written offline; "
+                            "their silence will show", len(self.pending) - len(batch))
+            self.pending = []
+            try:
+                written = await database_sync_to_async(_write_closes)(batch)
+            except Exception:  # noqa: BLE001 - whatever it was, the rest are tried again
+                log.exception("closed sockets' seats could not be written offline")
+                written = 0
+            self.pending[:0] = batch[written:]
+            if written:
+                log.info("%d closed socket(s) had their seats written offline once the "
+                         "database was back", written)
+
+
+def _write_closes(batch: list[tuple[float, str, services.Actor]]) -> int:
+    """In a command thread: ``connection_closed`` for each, in order, until the
+    first that finds the database away; how many were written."""
+    for written, (_, code, actor) in enumerate(batch):
         try:
-            await database_sync_to_async(services.connection_closed)(code, actor)
+            services.connection_closed(code, actor)
         except DATABASE_AWAY:
-            continue
-        log.info("a closed socket's seat was written offline once the database was back")
-        return
-    log.warning("a closed socket's seat was never written offline; its silence will show")
+            return written
+    return len(batch)
+
+
+late_closes = LateCloses()
 
 
 @database_sync_to_async
@@ -287,8 +326,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             except DATABASE_AWAY as exc:
                 log.warning("a closing socket's seat could not be written offline: the "
                             "database is away (%s); this process tries again", exc)
-                publish.start_soon(_closed_later(self.code, self.actor()),
-                                   "a closed socket's seat could not be written offline")
+                late_closes.add(self.code, self.actor())
 
     def actor(self) -> services.Actor:
         """Who this socket speaks for, built on its first command and kept: its

@@ -134,9 +134,9 @@ def _start_send(layer, group: str, message: dict[str, Any]) -> None:
     # The move is committed; clients resync from their version on the next update.
     publishing = _publishing(layer, group, message)
     if publishing is None:
-        start_soon(layer.group_send(group, message), "broadcast failed")
+        _start(layer.group_send(group, message), "broadcast failed")
     else:
-        start_soon(_published_or_heard_here(layer, group, message, publishing), "broadcast failed")
+        _start(_published_or_heard_here(layer, group, message, publishing), "broadcast failed")
 
 
 async def _published_or_heard_here(layer, group: str, message: dict[str, Any], publishing):
@@ -201,11 +201,10 @@ def _publishing(layer, group: str, message: dict[str, Any]):
         "PUBLISH", channel, layer.serialize(message))
 
 
-def start_soon(work, failure: str) -> None:
+def _start(work, failure: str) -> None:
     """On the loop: run the coroutine ``work`` without waiting for it (a
-    broadcast, an arm handed over by a command thread, a closed socket's seat
-    written later); log ``failure`` if it raises. The task is kept until
-    done, so it is not collected midway."""
+    broadcast, an arm handed over by a command thread); log ``failure`` if it
+    raises. The task is kept until done, so it is not collected midway."""
     task = asyncio.ensure_future(work)
     _sending.add(task)
     task.add_done_callback(functools.partial(_finished, failure))
@@ -249,8 +248,8 @@ def arm_game(game_id: int, seq: int, deadline: datetime, here: bool = False) -> 
 
 
 def _start_arm(backend, key: str, seq: int, deadline_ts: float) -> None:
-    start_soon(backend.schedule_async(key, seq, deadline_ts),
-               "could not arm a turn timer; the database sweep will fire it")
+    _start(backend.schedule_async(key, seq, deadline_ts),
+           "could not arm a turn timer; the database sweep will fire it")
 
 
 def arm_game_on_commit(game_id: int, seq: int, deadline: datetime) -> None:
