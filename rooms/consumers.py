@@ -108,7 +108,9 @@ class LateCloses:
             self.pending = []
             try:
                 written = await database_sync_to_async(_write_closes)(batch)
-            except Exception:  # noqa: BLE001 - whatever it was, the rest are tried again
+            except DATABASE_AWAY:
+                written = 0  # still away
+            except Exception:  # noqa: BLE001 - whatever it was, they are tried again
                 log.exception("closed sockets' seats could not be written offline")
                 written = 0
             self.pending[:0] = batch[written:]
@@ -119,11 +121,14 @@ class LateCloses:
 
 def _write_closes(batch: list[tuple[float, str, services.Actor]]) -> int:
     """In a command thread: ``connection_closed`` for each, in order, until the
-    first that finds the database away; how many were written."""
+    first that finds the database away; how many were written. Raises when
+    the first does, so the command threads learn the database is still away."""
     for written, (_, code, actor) in enumerate(batch):
         try:
             services.connection_closed(code, actor)
         except DATABASE_AWAY:
+            if not written:
+                raise
             return written
     return len(batch)
 

@@ -28,6 +28,7 @@ from typing import Any
 from channels.db import database_sync_to_async as _db_sync_to_async
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+from psycopg_pool import PoolTimeout
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,20 @@ def once_more_if_connection_lost(db, run):
         return run()
 
 
+class DatabaseAway(OperationalError):
+    """A command refused at once: the last command to wait for a database
+    connection waited the pool's whole timeout for none, and another is
+    waiting now (``CommandThreads``). What it says is what a command that
+    waited would have said, ``KHELAGHOR_DB_POOL_TIMEOUT`` seconds later."""
+
+
+def _waited_for_no_connection(exc: BaseException) -> bool:
+    """Whether ``exc`` is the pool's timeout: no connection could be had (the
+    database refuses or cannot be reached), as against a lock timeout, a
+    deadlock or a bug, which say nothing about the next command."""
+    return isinstance(exc, OperationalError) and isinstance(exc.__cause__, PoolTimeout)
+
+
 class CommandThreads:
     """``count`` threads that run commands for event loops, started at the
     first command. Each command runs in a copy of its caller's context (so
@@ -91,7 +106,14 @@ class CommandThreads:
     it met a dead kept connection (``once_more_if_connection_lost``). Its
     result or exception settles the caller's future on the caller's loop. A
     command whose caller was cancelled before a thread took it is not run, as
-    with an executor; one already running finishes, and its result is dropped."""
+    with an executor; one already running finishes, and its result is dropped.
+
+    While the database is away (a command waited the pool's whole timeout for
+    a connection and none came), one command at a time goes to a thread to
+    wait for it and the others are refused at once with DatabaseAway: each
+    used to hold a thread for the whole wait (10 s), so the few threads
+    queued every player's message behind those waits and the answers came
+    later and later. The first command that gets a connection ends it."""
 
     def __init__(self, count: int, name: str = "khelaghor-db") -> None:
         self.count = count
@@ -99,6 +121,10 @@ class CommandThreads:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._started = False
         self._start_lock = threading.Lock()
+        # Set by the command threads, read by the loops: plain attributes
+        # (under the GIL) are enough; at worst two commands wait at once.
+        self.database_away = False
+        self._waiting_for_it = False
 
     def run(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> asyncio.Future:
         """From an event loop: ``func(*args, **kwargs)`` in a command thread;
@@ -107,8 +133,26 @@ class CommandThreads:
             self._start()
         loop = asyncio.get_running_loop()
         future = loop.create_future()
+        if self.database_away:
+            if self._waiting_for_it:
+                future.set_exception(DatabaseAway(
+                    "the database is away: another command is waiting for a connection"))
+                return future
+            self._waiting_for_it = True
         self._queue.put((loop, future, contextvars.copy_context(), func, args, kwargs))
         return future
+
+    def _learn(self, exc: BaseException | None) -> None:
+        """After a command: whether the database is away, by how it ended."""
+        away = exc is not None and _waited_for_no_connection(exc)
+        if away != self.database_away:
+            self.database_away = away
+            if away:
+                log.warning("the database is away: one command at a time waits for it, "
+                            "the others are refused at once")
+            else:
+                log.warning("the database is back")
+        self._waiting_for_it = False
 
     def _start(self) -> None:
         with self._start_lock:
@@ -124,12 +168,15 @@ class CommandThreads:
         while True:
             loop, future, context, func, args, kwargs = take()
             if future.cancelled():  # a read across threads: at worst it runs, as a started one does
+                self._waiting_for_it = False  # were it the one to wait, the next one will
                 continue
             try:
                 result = context.run(_run_keeping_connection, func, args, kwargs)
             except BaseException as exc:  # noqa: BLE001 - every failure goes to the caller
+                self._learn(exc)
                 _settle_soon(loop, future, None, exc)
             else:
+                self._learn(None)
                 _settle_soon(loop, future, result, None)
             del loop, future, context, func, args, kwargs  # not kept alive while idle
 

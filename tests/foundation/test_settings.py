@@ -78,6 +78,12 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis():
     assert chosen["timers"] == "rooms.timers.RedisTimers"
     assert chosen["redis"] == "redis://127.0.0.1:6379/15"
     assert chosen["cache"] == "config.cache.RedisCache"
+    # psycopg's pool would back off to minutes between tries to reconnect
+    # after an outage; each try is given up within a few seconds and started
+    # afresh by the next command that waits (docs/deploy.md).
+    pool = chosen["db_options"]["pool"]
+    assert pool["reconnect_timeout"] == 4
+    assert pool["reconnect_timeout"] < pool["timeout"]
 
 
 def test_the_core_redis_layer_is_one_setting_away_with_the_limits_that_bite_raised():

@@ -12,6 +12,8 @@ never the machine's server, never another test's database).
 - A socket that closes meanwhile takes its seat offline once the database is
   back. Its close used to end the consumer with a traceback, and the seat
   stayed "connected" until its silence showed (40 s).
+- Once one command has waited in vain for a connection, one at a time waits
+  and the others are answered at once, until one gets through.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tests.integration.conftest import servers, shared_env
 pytestmark = [pytest.mark.integration, pytest.mark.postgres, pytest.mark.redis]
 
 CLOSE_NOT_WRITTEN = "a closing socket's seat could not be written offline"
+DATABASE_AWAY_LINE = "the database is away: one command at a time waits for it"
 
 
 @pytest.fixture
@@ -60,11 +63,8 @@ def own_database(postgres_service):
 async def test_a_socket_while_the_database_is_away(own_database, redis_service):
     url, allow = own_database
     # A command waits this long for a pooled connection before it is refused
-    # (10 s by default): the refusals come sooner, not differently. The pool's
-    # tries to reconnect are at most about 2 s apart (settings,
-    # KHELAGHOR_DB_RECONNECT_SECONDS, the default), so a command sent once the
-    # database is back gets a connection within this wait. Turns last ten
-    # minutes, so no timeout moves the game while the test waits.
+    # (10 s by default): the refusals come sooner, not differently. Turns
+    # last ten minutes, so no timeout moves the game while the test waits.
     env = shared_env(url, redis_service, KHELAGHOR_CHANNEL_PREFIX=f"kh_{uuid.uuid4().hex[:8]}",
                      KHELAGHOR_DB_POOL_TIMEOUT="5", KHELAGHOR_TURN_SECONDS="600")
     with servers(env, 1) as (server,):
@@ -91,20 +91,17 @@ async def test_a_socket_while_the_database_is_away(own_database, redis_service):
         gone = await tables.poll_until(server.log, lambda text: CLOSE_NOT_WRITTEN in text, 20)
         assert CLOSE_NOT_WRITTEN in gone  # its seat could not be written offline
 
+        assert DATABASE_AWAY_LINE in server.log()  # rooms.threads.CommandThreads
+
         allow(True)
-        # The same socket, the same move sent again: it finds a connection
-        # (the pool's tries are at most about 2 s apart), so it is played,
-        # unless the close, written meanwhile, moved the version first.
-        await mover.send({"type": "action", "id": "m2", "version": version, "action": move})
-        again = await mover.wait_for(lambda m: m.get("id") == "m2")
-        assert again["type"] == "ok" or again["code"] == "stale_version", again
+        back = await tables.poll_until(server.log, lambda text: "the database is back" in text, 30)
+        assert "the database is back" in back
         # The close is written once the database is back: the seat goes offline.
         offline = await tables.until(
             mover, lambda m: not m["room"]["seats"][leaver_seat]["connected"], 30)
         assert offline["room"]["seats"][mover.last["you"]["seat"]]["connected"]
-        if again["type"] != "ok":  # as the page does: the move, at the new version
-            await tables.command(mover, {"type": "action", "version": mover.version,
-                                         "action": move})
+        # The same socket, the same move sent again: it is played.
+        await tables.command(mover, {"type": "action", "version": mover.version, "action": move})
         # Played once: the game's log holds the mover's one roll.
         seat, game_id = mover.last["you"]["seat"], mover.last["game"]["id"]
         (log_of_game,) = tables.move_logs(url, [game_id]).values()
@@ -114,3 +111,4 @@ async def test_a_socket_while_the_database_is_away(own_database, redis_service):
         log = server.log()
     assert "Exception inside application" not in log
     assert "a message could not be handled: the database is away" in log
+    assert "the database is back" in log

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.db import OperationalError, connections
+from psycopg_pool import PoolTimeout
 
 from rooms import threads
 
@@ -184,3 +185,64 @@ def test_a_command_holds_its_threads_connection_and_lets_go_after():
 
 async def look_in(pool, look):
     return await pool.run(look)
+
+
+def no_connection() -> None:
+    """What a command raises when the pool had no connection for it in time
+    (Django wraps psycopg's PoolTimeout)."""
+    try:
+        raise PoolTimeout("couldn't get a connection after 10.00 sec")
+    except PoolTimeout as exc:
+        raise OperationalError(str(exc)) from exc
+
+
+def test_while_the_database_is_away_one_command_waits_and_the_others_are_refused_at_once():
+    pool = threads.CommandThreads(2)
+    release, ran = threading.Event(), []
+
+    def waits_for_a_connection() -> str:
+        release.wait()  # as a command waits for the pool: here until the test lets go
+        ran.append("waited")
+        return "played"
+
+    def note(name: str) -> str:
+        ran.append(name)
+        return name
+
+    async def scene() -> list:
+        with pytest.raises(OperationalError):
+            await pool.run(no_connection)
+        assert pool.database_away
+        waiting = pool.run(waits_for_a_connection)
+        refused = pool.run(note, "refused")
+        assert refused.done()  # at once, without a thread
+        with pytest.raises(threads.DatabaseAway):
+            refused.result()
+        release.set()
+        assert await waiting == "played"  # it got its connection: the database is back
+        assert not pool.database_away
+        return [await pool.run(note, "after")]
+
+    assert asyncio.run(scene()) == ["after"]
+    assert ran == ["waited", "after"]
+
+
+def test_a_lock_timeout_says_nothing_about_the_next_command():
+    pool = threads.CommandThreads(1)
+
+    def lock_timeout() -> None:
+        raise OperationalError("canceling statement due to lock timeout")
+
+    async def scene() -> None:
+        with pytest.raises(OperationalError):
+            await pool.run(lock_timeout)
+        assert not pool.database_away
+        with pytest.raises(OperationalError):
+            await pool.run(no_connection)
+        assert pool.database_away
+        # Whatever else ends the command that waited ends the outage too.
+        with pytest.raises(OperationalError):
+            await pool.run(lock_timeout)
+        assert not pool.database_away
+
+    asyncio.run(scene())
