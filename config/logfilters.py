@@ -1,10 +1,12 @@
 """Log filters for the settings' LOGGING.
 
-``OutageRepeats`` keeps an outage from flooding the log: channels-redis's
-receive loop logs a full traceback about once a second per process for as
-long as Redis is away (it catches everything, logs, sleeps a second and tries
-again). The first of them is logged as it is; the repeats are counted, and
-one line a minute says the outage goes on and how many were left out.
+An outage must not flood the log. While Redis is away, channels-redis's
+receive loop logs a full traceback about once a second per process (it
+catches everything, logs, sleeps a second and tries again). While PostgreSQL
+is away, psycopg's pool warns at every try to reconnect (about two a second)
+and the turn clocks' beat and sweep log a traceback at every turn. The first
+record of an outage is logged as it is; the repeats are counted, and one line
+a minute says the outage goes on and how many were left out.
 """
 
 from __future__ import annotations
@@ -13,14 +15,17 @@ import logging
 import time
 
 from config.cache import REDIS_AWAY
+from config.dbaway import no_connection
 
 
 class OutageRepeats(logging.Filter):
-    """Lets through the first record of a logger that carries a Redis outage
-    (an exception of ``config.cache.REDIS_AWAY``), then at most one a
-    ``every`` seconds, without its traceback and with the count of those left
-    out. A record of anything else, or one after a quiet ``every`` seconds,
-    passes whole: a new outage shows its first traceback again."""
+    """Lets through the first record of an outage (``outage``), then at most
+    one a ``every`` seconds, without its traceback and with the count of those
+    left out. A record of anything else, or one after a quiet ``every``
+    seconds, passes whole: a new outage shows its first record again. One
+    instance per logger, so each logger shows its own first record."""
+
+    what = "Redis"
 
     def __init__(self, every: float = 60.0, clock=time.monotonic) -> None:
         super().__init__()
@@ -30,9 +35,12 @@ class OutageRepeats(logging.Filter):
         self.last_seen: float | None = None
         self.left_out = 0
 
+    def outage(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` tells of the outage: here Redis's."""
+        return record.exc_info is not None and isinstance(record.exc_info[1], REDIS_AWAY)
+
     def filter(self, record: logging.LogRecord) -> bool:
-        exc = record.exc_info[1] if record.exc_info else None
-        if not isinstance(exc, REDIS_AWAY):
+        if not self.outage(record):
             return True
         now = self.clock()
         ongoing = self.last_seen is not None and now - self.last_seen < self.every
@@ -43,9 +51,24 @@ class OutageRepeats(logging.Filter):
         if now - self.last_shown < self.every:
             self.left_out += 1
             return False
-        record.msg = (f"{record.getMessage()} (Redis still away: {exc!r}; "
+        cause = f": {record.exc_info[1]!r}" if record.exc_info else ""
+        record.msg = (f"{record.getMessage()} ({self.what} still away{cause}; "
                       f"{self.left_out} more like it left out)")
         record.args = ()
         record.exc_info = record.exc_text = None
         self.last_shown, self.left_out = now, 0
         return True
+
+
+class DatabaseOutageRepeats(OutageRepeats):
+    """The same for PostgreSQL: a record carrying the pool's timeout (or a
+    command refused for it, config.dbaway), or psycopg's pool's own warnings
+    that it could not reconnect."""
+
+    what = "PostgreSQL"
+    POOL_WARNINGS = ("error connecting in ", "reconnection attempt in ")
+
+    def outage(self, record: logging.LogRecord) -> bool:
+        if record.exc_info is not None and no_connection(record.exc_info[1]):
+            return True
+        return record.name == "psycopg.pool" and str(record.msg).startswith(self.POOL_WARNINGS)

@@ -356,16 +356,22 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
-    # channels-redis logs a traceback a second while Redis is away: the first
-    # is kept, then a line a minute (config.logfilters).
-    "filters": {"outage_repeats": {"()": "config.logfilters.OutageRepeats"}},
+    # An outage's repeated records: the first is kept, then a line a minute
+    # (config.logfilters). One filter per logger, each with its own count.
+    "filters": {
+        "redis_outage": {"()": "config.logfilters.OutageRepeats"},
+        "pool_outage": {"()": "config.logfilters.DatabaseOutageRepeats"},
+        "clocks_outage": {"()": "config.logfilters.DatabaseOutageRepeats"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "daphne": {"handlers": ["console"], "level": "WARNING", "propagate": False},
-        # A logger's filters see only its own records: named as the layer's module.
-        "channels_redis.pubsub": {"filters": ["outage_repeats"]},
+        # A logger's filters see only its own records: each named as its module.
+        "channels_redis.pubsub": {"filters": ["redis_outage"]},
+        "psycopg.pool": {"filters": ["pool_outage"]},
+        "rooms.ticker": {"filters": ["clocks_outage"]},
     },
 }
 

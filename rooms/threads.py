@@ -28,7 +28,8 @@ from typing import Any
 from channels.db import database_sync_to_async as _db_sync_to_async
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
-from psycopg_pool import PoolTimeout
+
+from config.dbaway import DatabaseAway, no_connection
 
 log = logging.getLogger(__name__)
 
@@ -84,20 +85,6 @@ def once_more_if_connection_lost(db, run):
         return run()
 
 
-class DatabaseAway(OperationalError):
-    """A command refused at once: the last command to wait for a database
-    connection waited the pool's whole timeout for none, and another is
-    waiting now (``CommandThreads``). What it says is what a command that
-    waited would have said, ``KHELAGHOR_DB_POOL_TIMEOUT`` seconds later."""
-
-
-def _waited_for_no_connection(exc: BaseException) -> bool:
-    """Whether ``exc`` is the pool's timeout: no connection could be had (the
-    database refuses or cannot be reached), as against a lock timeout, a
-    deadlock or a bug, which say nothing about the next command."""
-    return isinstance(exc, OperationalError) and isinstance(exc.__cause__, PoolTimeout)
-
-
 class CommandThreads:
     """``count`` threads that run commands for event loops, started at the
     first command. Each command runs in a copy of its caller's context (so
@@ -144,7 +131,7 @@ class CommandThreads:
 
     def _learn(self, exc: BaseException | None) -> None:
         """After a command: whether the database is away, by how it ended."""
-        away = exc is not None and _waited_for_no_connection(exc)
+        away = no_connection(exc)
         if away != self.database_away:
             self.database_away = away
             if away:

@@ -1,15 +1,18 @@
-"""config.logfilters.OutageRepeats: an outage's first traceback, then a line a
-minute, and everything else untouched. The log records are real; the clock is
-a counter the test moves."""
+"""config.logfilters: an outage's first record, then a line a minute, and
+everything else untouched, for Redis and for PostgreSQL. The log records are
+real; the clock is a counter the test moves."""
 
 from __future__ import annotations
 
 import logging
 import sys
 
+from django.db import OperationalError
+from psycopg_pool import PoolTimeout
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from config.logfilters import OutageRepeats
+from config.dbaway import DatabaseAway
+from config.logfilters import DatabaseOutageRepeats, OutageRepeats
 
 
 class Clock:
@@ -20,15 +23,15 @@ class Clock:
         return self.now
 
 
-def record(exc: BaseException | None) -> logging.LogRecord:
+def record(exc: BaseException | None, name: str = "channels_redis.pubsub",
+           msg: str = "Unexpected exception in receive task", args=()) -> logging.LogRecord:
     exc_info = None
     if exc is not None:
         try:
             raise exc
         except BaseException:  # noqa: BLE001 - the record carries what was raised
             exc_info = sys.exc_info()
-    return logging.LogRecord("channels_redis.pubsub", logging.ERROR, __file__, 1,
-                             "Unexpected exception in receive task", (), exc_info)
+    return logging.LogRecord(name, logging.ERROR, __file__, 1, msg, args, exc_info)
 
 
 def away() -> logging.LogRecord:
@@ -77,10 +80,56 @@ def test_other_records_pass_untouched_during_an_outage():
     assert not repeats.filter(away())  # still counted as the same outage
 
 
-def test_the_settings_put_it_on_the_channel_layers_logger():
-    # A logger's filters see only its own records, so it must sit on the very
-    # logger channels-redis's receive loop writes to.
+def no_connection_error() -> OperationalError:
+    """What a command raises when the pool had no connection for it in time."""
+    try:
+        raise PoolTimeout("couldn't get a connection after 10.00 sec")
+    except PoolTimeout as timeout:
+        try:
+            raise OperationalError(str(timeout)) from timeout
+        except OperationalError as exc:
+            return exc
+
+
+def test_a_database_outage_counts_the_pools_warnings_and_the_clocks_tracebacks():
+    clock = Clock()
+    pool, clocks = DatabaseOutageRepeats(clock=clock), DatabaseOutageRepeats(clock=clock)
+    warning = record(None, "psycopg.pool", "error connecting in %r: %s", ("pool-1", "refused"))
+    assert pool.filter(warning)  # the first
+    shown = []
+    for second in range(1, 121):
+        clock.now = second
+        for line in (record(None, "psycopg.pool", "error connecting in %r: %s",
+                            ("pool-1", "refused")),
+                     record(None, "psycopg.pool", "reconnection attempt in pool %r failed "
+                            "after %s sec", ("pool-1", 4.0))):
+            if pool.filter(line):
+                shown.append(line.getMessage())
+    assert len(shown) == 2 and all("PostgreSQL still away" in text for text in shown)
+    assert "118 more like it left out" in shown[0]  # two a second from 1 s to 59 s
+    # A connection the pool drops is not the outage: it passes.
+    assert pool.filter(record(None, "psycopg.pool", "discarding closed connection: %s", ("x",)))
+
+    first = record(no_connection_error(), "rooms.ticker", "database sweep failed")
+    assert clocks.filter(first) and first.exc_info is not None  # its own first, traceback and all
+    clock.now += 1
+    assert not clocks.filter(record(DatabaseAway("refused at once"), "rooms.ticker",
+                                    "the turn clocks' beat failed"))
+    lock = record(OperationalError("canceling statement due to lock timeout"), "rooms.ticker",
+                  "database sweep failed")
+    assert clocks.filter(lock) and lock.exc_info is not None  # not an outage: whole
+
+
+def test_the_settings_put_them_on_the_loggers_that_repeat():
+    # A logger's filters see only its own records, so each must sit on the very
+    # logger that writes them: channels-redis's receive loop, psycopg's pool
+    # and the turn clocks.
     from channels_redis import pubsub
+    from psycopg_pool import pool as psycopg_pool
+
+    from rooms import ticker
 
     assert pubsub.logger.name == "channels_redis.pubsub"
-    assert any(isinstance(f, OutageRepeats) for f in pubsub.logger.filters)
+    assert any(type(f) is OutageRepeats for f in pubsub.logger.filters)
+    for logger in (psycopg_pool.logger, ticker.log):
+        assert any(isinstance(f, DatabaseOutageRepeats) for f in logger.filters), logger.name
