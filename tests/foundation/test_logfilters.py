@@ -8,11 +8,11 @@ import logging
 import sys
 
 from django.db import OperationalError
-from psycopg_pool import PoolTimeout
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.dbaway import DatabaseAway
 from config.logfilters import DatabaseOutageRepeats, OutageRepeats
+from tests.outages import no_connection_error
 
 
 class Clock:
@@ -78,17 +78,6 @@ def test_other_records_pass_untouched_during_an_outage():
     assert repeats.filter(plain)
     clock.now += 1
     assert not repeats.filter(away())  # still counted as the same outage
-
-
-def no_connection_error() -> OperationalError:
-    """What a command raises when the pool had no connection for it in time."""
-    try:
-        raise PoolTimeout("couldn't get a connection after 10.00 sec")
-    except PoolTimeout as timeout:
-        try:
-            raise OperationalError(str(timeout)) from timeout
-        except OperationalError as exc:
-            return exc
 
 
 def test_a_database_outage_counts_the_pools_warnings_and_the_clocks_tracebacks():

@@ -14,9 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 from django.db import OperationalError, connections
-from psycopg_pool import PoolTimeout
 
 from rooms import threads
+from tests.outages import no_connection_error
 
 
 class StandIn:
@@ -187,13 +187,8 @@ async def look_in(pool, look):
     return await pool.run(look)
 
 
-def no_connection() -> None:
-    """What a command raises when the pool had no connection for it in time
-    (Django wraps psycopg's PoolTimeout)."""
-    try:
-        raise PoolTimeout("couldn't get a connection after 10.00 sec")
-    except PoolTimeout as exc:
-        raise OperationalError(str(exc)) from exc
+def finds_no_connection() -> None:
+    raise no_connection_error()
 
 
 def test_while_the_database_is_away_one_command_waits_and_the_others_are_refused_at_once():
@@ -211,7 +206,7 @@ def test_while_the_database_is_away_one_command_waits_and_the_others_are_refused
 
     async def scene() -> list:
         with pytest.raises(OperationalError):
-            await pool.run(no_connection)
+            await pool.run(finds_no_connection)
         assert pool.database_away
         waiting = pool.run(waits_for_a_connection)
         refused = pool.run(note, "refused")
@@ -238,7 +233,7 @@ def test_a_lock_timeout_says_nothing_about_the_next_command():
             await pool.run(lock_timeout)
         assert not pool.database_away
         with pytest.raises(OperationalError):
-            await pool.run(no_connection)
+            await pool.run(finds_no_connection)
         assert pool.database_away
         # Whatever else ends the command that waited ends the outage too.
         with pytest.raises(OperationalError):
