@@ -23,6 +23,7 @@ from django.db import transaction
 from config.cache import REDIS_AWAY
 from games.registry import get_game
 
+from . import threads
 from .jsontext import compact
 from .models import Game, Seat
 from .redis_line import line_for
@@ -112,14 +113,27 @@ def from_event_loop() -> None:
     _caller_loop.set(asyncio.get_running_loop())
 
 
-def room_changed(room, change) -> None:
-    message = build_update(room, change)
+def room_changed(room, change, arm: tuple[int, int, datetime, bool] | None = None) -> None:
+    """Broadcast ``change``, then arm the game's next deadline if ``arm`` is
+    given ((game id, seq, deadline, here): ``arm_game``'s arguments). Both go
+    to the caller's loop with the command's result (``threads.call_on_loop``),
+    and where the broadcast and the timers use the same Redis, the publish and
+    the arm go in one command (``RedisTimers.publish_and_schedule_async``)."""
+    try:
+        message = build_update(room, change)
+    except Exception:
+        if arm is not None:  # the deadline stands even if the update cannot be built
+            arm_game(*arm)
+        raise
     layer = get_channel_layer()
-    if layer is None:
-        return
     loop = _caller_loop.get()
-    if loop is None or loop.is_closed():
-        async_to_sync(layer.group_send)(room_group(room.id), message)
+    if layer is None or loop is None or loop.is_closed():
+        try:
+            if layer is not None:
+                async_to_sync(layer.group_send)(room_group(room.id), message)
+        finally:
+            if arm is not None:
+                arm_game(*arm)
         return
     # Hand the send to the loop and return: async_to_sync would hold this
     # thread for a round trip through the loop, which cost more CPU than the
@@ -127,27 +141,48 @@ def room_changed(room, change) -> None:
     # handed over and the layer publishes one at a time; two threads or
     # processes can still race after their commits, as before, and a client
     # that sees a version gap asks for a snapshot (docs/protocol.md).
-    loop.call_soon_threadsafe(_start_send, layer, room_group(room.id), message)
+    arming = None if arm is None else _arming(*arm)
+    threads.call_on_loop(loop, _start_send, layer, room_group(room.id), message, arming)
 
 
-def _start_send(layer, group: str, message: dict[str, Any]) -> None:
+def _start_send(layer, group: str, message: dict[str, Any], arming=None) -> None:
+    """On the loop: publish ``message``, and arm ``arming`` ((backend, key,
+    seq, deadline timestamp), from ``_arming``) with it when there is one."""
     # The move is committed; clients resync from their version on the next update.
-    publishing = _publishing(layer, group, message)
-    if publishing is None:
+    route = _broadcast_route(layer, group)
+    if route is None:
         _start(layer.group_send(group, message), "broadcast failed")
-    else:
-        _start(_published_or_heard_here(layer, group, message, publishing), "broadcast failed")
+        if arming is not None:
+            _start_arm(*arming)
+        return
+    address, channel = route
+    line, data = line_for(address, BROADCAST_TIMEOUT_SECONDS), layer.serialize(message)
+    if arming is not None and arming[0].shares_redis(address):
+        backend, key, seq, deadline_ts = arming
+        publishing = backend.publish_and_schedule_async(line, channel, data, key, seq,
+                                                        deadline_ts)
+        _start(_published_or_heard_here(layer, group, message, publishing, armed=True),
+               "broadcast failed")
+        return
+    _start(_published_or_heard_here(layer, group, message, line.execute("PUBLISH", channel, data)),
+           "broadcast failed")
+    if arming is not None:
+        _start_arm(*arming)
 
 
-async def _published_or_heard_here(layer, group: str, message: dict[str, Any], publishing):
+async def _published_or_heard_here(layer, group: str, message: dict[str, Any], publishing,
+                                   armed: bool = False):
     """``publishing``; should Redis be away, the message goes at least to
-    this process's sockets of the group (``deliver_here``)."""
+    this process's sockets of the group (``deliver_here``). ``armed``: the
+    publish carried the next deadline's arm too, which the database sweep
+    then fires (rooms.ticker)."""
     try:
         await publishing
     except REDIS_AWAY as exc:
         heard = deliver_here(layer, group, message)
         log.warning("Redis is away (%s): a room's update went to the %d socket(s) of this "
-                    "process only", exc, heard)
+                    "process only%s", exc, heard,
+                    "; the database sweep will fire its turn timer" if armed else "")
 
 
 def deliver_here(layer, group: str, message: dict[str, Any]) -> int:
@@ -186,10 +221,10 @@ def deliver_here(layer, group: str, message: dict[str, Any]) -> int:
 BROADCAST_TIMEOUT_SECONDS = 5.0
 
 
-def _publishing(layer, group: str, message: dict[str, Any]):
-    """The publish of ``message`` to ``group`` as a coroutine on this loop's
-    pipelined connection, or None where the layer is not channels_redis's
-    pub/sub layer with hosts given by address (then its own group_send)."""
+def _broadcast_route(layer, group: str) -> tuple[str, str] | None:
+    """The Redis address and the channel ``group``'s messages are published
+    to, or None where the layer is not channels_redis's pub/sub layer with
+    hosts given by address (then its own group_send)."""
     if not isinstance(layer, RedisPubSubChannelLayer):
         return None
     loop_layer = layer._get_layer()
@@ -197,6 +232,16 @@ def _publishing(layer, group: str, message: dict[str, Any]):
     address = loop_layer._get_shard(channel).host.get("address")
     if not isinstance(address, str):
         return None
+    return address, channel
+
+
+def _publishing(layer, group: str, message: dict[str, Any]):
+    """The publish of ``message`` to ``group`` as a coroutine on this loop's
+    pipelined connection, or None (``_broadcast_route``)."""
+    route = _broadcast_route(layer, group)
+    if route is None:
+        return None
+    address, channel = route
     return line_for(address, BROADCAST_TIMEOUT_SECONDS).execute(
         "PUBLISH", channel, layer.serialize(message))
 
@@ -229,12 +274,12 @@ def arm_game(game_id: int, seq: int, deadline: datetime, here: bool = False) -> 
     die. Whichever fires first moves the game; the other finds the seq gone.
     Claimed from the backend instead, half of a table's computer moves were
     fired by a process that does not hold the room's rows (docs/performance.md)."""
-    backend, key, deadline_ts = get_timer_backend(), f"g:{game_id}", deadline.timestamp()
-    if here and backend.arms_on_loop:
-        wakeup.fire_here(key, seq, deadline_ts)
-        deadline_ts += FIRED_HERE_BACKUP_SECONDS
+    arming = _arming(game_id, seq, deadline, here)
+    if arming is None:
+        return
     loop = _caller_loop.get()
-    if not backend.arms_on_loop or loop is None or loop.is_closed():
+    if loop is None or loop.is_closed():
+        backend, key, seq, deadline_ts = arming
         backend.schedule(key, seq, deadline_ts)
         return
     # Handed to the loop, right behind the broadcast, as the broadcast is: the
@@ -244,7 +289,21 @@ def arm_game(game_id: int, seq: int, deadline: datetime, here: bool = False) -> 
     # it hardly arms first; a seat changing hands at that moment still could,
     # as two threads' arms could before. An arm that fails or is overtaken is
     # caught by the database sweep, which fires overdue deadlines (rooms.ticker).
-    loop.call_soon_threadsafe(_start_arm, backend, key, seq, deadline_ts)
+    threads.call_on_loop(loop, _start_arm, *arming)
+
+
+def _arming(game_id: int, seq: int, deadline: datetime, here: bool):
+    """What ``arm_game`` arms on the loop: (backend, key, seq, deadline
+    timestamp); None where the backend arms at once, in this thread (the
+    in-process timers), which it has then done."""
+    backend, key, deadline_ts = get_timer_backend(), f"g:{game_id}", deadline.timestamp()
+    if not backend.arms_on_loop:
+        backend.schedule(key, seq, deadline_ts)
+        return None
+    if here:
+        wakeup.fire_here(key, seq, deadline_ts)
+        deadline_ts += FIRED_HERE_BACKUP_SECONDS
+    return backend, key, seq, deadline_ts
 
 
 def _start_arm(backend, key: str, seq: int, deadline_ts: float) -> None:

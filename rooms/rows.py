@@ -543,23 +543,27 @@ def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
     """One INSERT of ``moves`` ((seq, event) pairs) into the game's move log.
     The fields other than ``seq`` and ``event`` (the game, the time) are the
     same for every move of a command: prepared once, from one model instance,
-    rather than an instance and every field's preparation per move."""
+    rather than an instance and every field's preparation per move; each
+    move's row is that one with its seq and event put in."""
     db = _db()
     head, placeholders, fields, model_table = _moves_insert()
     first = model_table.new(MoveLog)  # for pre_save only: no Model.__init__
     first.__dict__.update(game_id=game_row.id, seq=moves[0][0], event=moves[0][1])
     shared = [None if f.attname in ("seq", "event")
               else f.get_db_prep_save(f.pre_save(first, True), db) for f in fields]
-    event_field = MoveLog._meta.get_field("event")
+    at_seq, at_event = _MOVE_COLUMNS_AT
+    prepare_event = _EVENT_FIELD.get_db_prep_save
     params = []
     for seq, event in moves:
-        params.extend(
-            seq if f.attname == "seq"
-            else event_field.get_db_prep_save(event, db) if f.attname == "event"
-            else prepared
-            for f, prepared in zip(fields, shared, strict=True)
-        )
+        shared[at_seq], shared[at_event] = seq, prepare_event(event, db)
+        params += shared
     return head + ", ".join([placeholders] * len(moves)), params
+
+
+_EVENT_FIELD = MoveLog._meta.get_field("event")
+_MOVE_COLUMNS_AT = tuple(
+    [f.attname for f in MoveLog._meta.concrete_fields if not f.primary_key].index(name)
+    for name in ("seq", "event"))
 
 
 def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]:

@@ -157,15 +157,19 @@ class CommandThreads:
             if future.cancelled():  # a read across threads: at worst it runs, as a started one does
                 self._waiting_for_it = False  # were it the one to wait, the next one will
                 continue
+            held = _running.loop_calls = []
+            _running.loop = loop
             try:
                 result = context.run(_run_keeping_connection, func, args, kwargs)
             except BaseException as exc:  # noqa: BLE001 - every failure goes to the caller
                 self._learn(exc)
-                _settle_soon(loop, future, None, exc)
+                _settle_soon(loop, future, None, exc, held)
             else:
                 self._learn(None)
-                _settle_soon(loop, future, result, None)
-            del loop, future, context, func, args, kwargs  # not kept alive while idle
+                _settle_soon(loop, future, result, None, held)
+            finally:
+                _running.loop_calls = _running.loop = None
+            del loop, future, context, func, args, kwargs, held  # not kept alive while idle
 
 
 # What the command a command thread runs holds: its database wrapper.
@@ -191,14 +195,37 @@ def _run_keeping_connection(func, args, kwargs):
         keep_connection_if_healthy(db)
 
 
-def _settle_soon(loop, future, result, exc) -> None:
+def call_on_loop(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], *args: Any) -> None:
+    """From a command: ``func(*args)`` on ``loop`` soon (a broadcast, an arm
+    to start). In a command thread whose caller runs on ``loop`` the call is
+    held and handed over with the command's result, in one wake-up of the
+    loop: each ``call_soon_threadsafe`` writes to the loop's self-pipe, and a
+    move handed over its broadcast, its arm and its result in three
+    (docs/performance.md, round 15). Elsewhere handed over at once; a closed
+    loop raises RuntimeError, as ``call_soon_threadsafe`` does."""
+    held = getattr(_running, "loop_calls", None)
+    if held is not None and _running.loop is loop:
+        held.append((func, args))
+    else:
+        loop.call_soon_threadsafe(func, *args)
+
+
+def _settle_soon(loop, future, result, exc, calls=()) -> None:
     try:
-        loop.call_soon_threadsafe(_settle, future, result, exc)
+        loop.call_soon_threadsafe(_settle, future, result, exc, calls)
     except RuntimeError:  # the caller's loop has closed: nobody waits
         pass
 
 
-def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
+def _settle(future: asyncio.Future, result: Any, exc: BaseException | None,
+            calls=()) -> None:
+    # The calls the command handed over first, in order, as they were made:
+    # its broadcast is on its way before its caller hears the result.
+    for func, args in calls:
+        try:
+            func(*args)
+        except Exception:
+            log.exception("a call a command handed to the event loop failed")
     if future.cancelled():
         return
     if exc is None:

@@ -64,6 +64,18 @@ class TimerBackend(ABC):
     # the thread that ran the move (rooms.publish.arm_game hands it over).
     arms_on_loop = False
 
+    def shares_redis(self, address: str) -> bool:
+        """Whether this backend keeps its deadlines on the Redis at
+        ``address`` (a URL), so a broadcast published there can carry an arm
+        (``publish_and_schedule_async``)."""
+        return False
+
+    async def publish_and_schedule_async(self, line: RedisLine, channel: str, data: bytes,
+                                         key: str, payload: int, deadline_ts: float) -> None:
+        """Publish ``data`` to ``channel`` and arm ``key``, in one command on
+        ``line`` (the broadcast's, to the Redis of ``shares_redis``)."""
+        raise NotImplementedError
+
     @abstractmethod
     def cancel(self, key: str) -> None:
         """Forget ``key``'s deadline, if any."""
@@ -231,6 +243,17 @@ return 1
 """
 
 
+# A move's broadcast and its next deadline in one command (rooms.publish):
+# one write and one reply on the loop, not two, with their tasks.
+# KEYS: 1 due zset, 2 payload hash. ARGV: member, deadline, payload, channel, message.
+_PUBLISH_AND_SCHEDULE_LUA = """
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+return 1
+"""
+
+
 class RedisTimers(TimerBackend):
     name = "redis"
     LEASE_SECONDS = 10.0
@@ -255,6 +278,7 @@ class RedisTimers(TimerBackend):
         self.payload_key = f"{prefix}:payload"
         self._claim = self.redis.register_script(_CLAIM_LUA)
         self._schedule = self.redis.register_script(_SCHEDULE_LUA)
+        self._publish_and_schedule = self.redis.register_script(_PUBLISH_AND_SCHEDULE_LUA)
         self._thread = threading.local()
 
     def schedule(self, key, payload, deadline_ts):
@@ -296,6 +320,21 @@ class RedisTimers(TimerBackend):
         script Redis does not know (it restarted) is sent whole with EVAL."""
         await self._line().run_script(self._schedule.sha, _SCHEDULE_LUA, 2, self.due_key,
                                       self.payload_key, key, deadline_ts, payload)
+        wakeup.armed(deadline_ts)
+
+    def shares_redis(self, address):
+        # The same URL, so the same server and database; a broadcast to
+        # another Redis (a shard of the channel layer) is published alone.
+        return address == self._url
+
+    async def publish_and_schedule_async(self, line, channel, data, key, payload, deadline_ts):
+        """The broadcast and the arm in one script (a script may publish;
+        a message reaches subscribers on every database of its Redis). Sent
+        twice after a lost connection, the message is one its clients already
+        have (rooms.redis_line), and the arm is the same arm."""
+        await line.run_script(self._publish_and_schedule.sha, _PUBLISH_AND_SCHEDULE_LUA, 2,
+                              self.due_key, self.payload_key, key, deadline_ts, payload,
+                              channel, data)
         wakeup.armed(deadline_ts)
 
     def cancel(self, key):

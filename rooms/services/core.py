@@ -11,6 +11,7 @@ the new pace with ``rearm``; a table event goes into the move log with
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -195,6 +196,12 @@ class UncommittedChange(RuntimeError):
     must not pass as a change that silently never reaches the database."""
 
 
+@functools.lru_cache(maxsize=64)
+def _attnames(fields: tuple[str, ...]) -> frozenset[str]:
+    """The columns of the room fields ``fields`` (a command names a few sets)."""
+    return frozenset(Room._meta.get_field(name).attname for name in fields)
+
+
 def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
            ends_command: bool = False) -> Change:
     """Bump the version, write the change and publish after commit (the one exit
@@ -207,14 +214,13 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
     more in its transaction, so the writes may carry the ``COMMIT`` in their
     round trip (``rows.run``). The moves' path passes it."""
     fields = (*COMMITTED_ROOM_FIELDS, *room_fields)
-    written = {Room._meta.get_field(name).attname for name in fields}
     loaded = getattr(room, "loaded_values", None)
     if loaded is None:
         raise UncommittedChange("commit needs the room from locked()")
     now = _values(room)
     forgotten = [] if now == loaded else sorted(
         name for name, before, after in zip(_ROOM_ATTNAMES, loaded, now, strict=True)
-        if before != after and name not in written
+        if before != after and name not in _attnames(fields)
     )
     if forgotten:
         raise UncommittedChange(f"room fields changed but not committed: {', '.join(forgotten)}")
@@ -238,11 +244,12 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
         change.seats = seats_of(room)
     # robust: the move is committed; a Redis blip must not turn it into an error
     # (clients resync on the next version, the database sweep re-arms timers).
-    rows.on_commit(lambda: publish.room_changed(room, change), robust=True)
+    arm = None
     if change.deadline is not None:  # armed after the broadcast is on its way
         # A computer's move is fired by the process that keeps the room's rows.
         here = change.game_row.deadline_kind == "bot" and fresh.hears(room.id)
-        rows.on_commit(lambda: publish.arm_game(*change.deadline, here=here), robust=True)
+        arm = (*change.deadline, here)
+    rows.on_commit(lambda: publish.room_changed(room, change, arm), robust=True)
     return change
 
 

@@ -94,3 +94,56 @@ def test_redis_py_would_read_them_in_resp3_otherwise(redis_service, monkeypatch)
     received = deliver_through_our_publish(layer, ["room.1", "room.2"])
     assert [m["version"] for m in received] == [0, 1]
     assert calls[0] >= 2
+
+
+def test_a_broadcast_and_its_arm_go_to_redis_in_one_command(redis_service, monkeypatch):
+    """A move's update and its next deadline, where the channel layer and the
+    timers share a Redis: one command on the loop's line (``_start_send``),
+    and the group's socket hears the update and the deadline is armed."""
+    from rooms.redis_line import RedisLine
+    from rooms.timers import RedisTimers
+
+    prefix = f"test{uuid.uuid4().hex[:8]}"
+    layer = RedisPubSubChannelLayer(hosts=[{"address": redis_service, "protocol": 2}],
+                                    prefix=prefix)
+    timers = RedisTimers(redis_service, prefix=f"{prefix}:timers")
+    assert timers.shares_redis(redis_service)
+    # Redis knows the script, as it does after a server's first move (the
+    # first one goes whole, EVAL, after EVALSHA's NOSCRIPT: rooms.redis_line).
+    timers.redis.script_load(timers._publish_and_schedule.script)
+    sent: list[bytes] = []
+    execute = RedisLine.execute
+
+    async def counted(self, *args):
+        sent.append(args[0])
+        return await execute(self, *args)
+
+    monkeypatch.setattr(RedisLine, "execute", counted)
+    message = {"type": "room.update", "version": 4, "payloads": {"0": "ছক্কা"}}
+
+    async def scene() -> dict:
+        channel = await layer.new_channel()
+        await layer.group_add("room.7", channel)
+        sent.clear()  # the layer's own subscribing is not ours
+        publish._start_send(layer, "room.7", message, (timers, "g:7", 12, 2000.0))
+        received = await asyncio.wait_for(layer.receive(channel), 5)
+        await asyncio.gather(*publish._sending)
+        await layer.group_discard("room.7", channel)
+        await layer.flush()
+        return received
+
+    try:
+        received = asyncio.run(scene())
+        assert sent == ["EVALSHA"]
+        assert received["version"] == 4 and received["payloads"] == {"0": "ছক্কা"}
+        assert timers.claim_due(1999.9) == []
+        assert timers.claim_due(2000.0) == [("g:7", 12)]
+    finally:
+        timers.clear()
+
+
+def test_timers_on_another_redis_are_armed_beside_the_broadcast(redis_service):
+    from rooms.timers import RedisTimers
+
+    timers = RedisTimers(redis_service, prefix=f"test{uuid.uuid4().hex[:8]}:timers")
+    assert not timers.shares_redis(redis_service.rsplit("/", 1)[0] + "/15")

@@ -241,3 +241,49 @@ def test_a_lock_timeout_says_nothing_about_the_next_command():
         assert not pool.database_away
 
     asyncio.run(scene())
+
+
+def test_calls_a_command_hands_to_the_loop_run_there_in_order_before_its_result(caplog):
+    """A move hands its broadcast and its arm to the caller's loop
+    (``threads.call_on_loop``): they come with its result, in one wake-up,
+    in the order made, on the loop's thread; one that fails is logged and
+    the others and the result still come."""
+    pool = threads.CommandThreads(1, name="test-calls")
+    happened: list[tuple[str, bool]] = []
+
+    def note(what: str) -> None:
+        happened.append((what, threading.current_thread() is threading.main_thread()))
+
+    def fail() -> None:
+        raise RuntimeError("a broadcast that cannot start")
+
+    def move(loop) -> str:
+        threads.call_on_loop(loop, note, "broadcast")
+        threads.call_on_loop(loop, fail)
+        threads.call_on_loop(loop, note, "arm")
+        note("committed")  # in the command's thread, before any of them
+        return "moved"
+
+    async def scene() -> None:
+        result = await pool.run(move, asyncio.get_running_loop())
+        note(result)
+
+    asyncio.run(scene())
+    assert happened == [("committed", False), ("broadcast", True), ("arm", True),
+                        ("moved", True)]
+    assert "a call a command handed to the event loop failed" in caplog.text
+
+
+def test_a_call_from_outside_the_command_threads_goes_to_the_loop_at_once():
+    heard = threading.Event()
+
+    async def scene() -> bool:
+        loop, landed = asyncio.get_running_loop(), asyncio.Event()
+        other = threading.Thread(target=threads.call_on_loop, args=(loop, landed.set))
+        other.start()
+        await asyncio.wait_for(landed.wait(), 5)
+        other.join()
+        heard.set()
+        return landed.is_set()
+
+    assert asyncio.run(scene()) and heard.is_set()

@@ -93,7 +93,8 @@ def test_a_disconnect_is_broadcast_from_the_seats_read_under_the_lock(
     services.seat_join(room.code, guest)
     services.connection_opened(room.code, guest)
     sent = []
-    monkeypatch.setattr(publish, "room_changed", lambda room, change: sent.append((room, change)))
+    monkeypatch.setattr(publish, "room_changed",
+                        lambda room, change, arm=None: sent.append((room, change)))
     with django_capture_on_commit_callbacks(execute=True):
         services.connection_closed(room.code, guest)
     ((closed_room, change),) = sent
