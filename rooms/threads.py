@@ -210,6 +210,31 @@ def call_on_loop(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], *arg
         loop.call_soon_threadsafe(func, *args)
 
 
+def hand_over_held() -> None:
+    """In a command thread: hand what the command has held for its caller's
+    loop (``call_on_loop``) over now, in one ``call_soon_threadsafe``. For a
+    command that commits several times, as the timers' batch of fires does
+    (rooms.ticker): each table's update leaves as its move commits, not when
+    the batch ends."""
+    held = getattr(_running, "loop_calls", None)
+    if held:
+        calls = held[:]
+        held.clear()
+        try:
+            _running.loop.call_soon_threadsafe(_run_calls, calls)
+        except RuntimeError:  # the caller's loop has closed
+            pass
+
+
+def _run_calls(calls) -> None:
+    # In order, as they were made; one that fails does not stop the others.
+    for func, args in calls:
+        try:
+            func(*args)
+        except Exception:
+            log.exception("a call a command handed to the event loop failed")
+
+
 def _settle_soon(loop, future, result, exc, calls=()) -> None:
     try:
         loop.call_soon_threadsafe(_settle, future, result, exc, calls)
@@ -219,13 +244,9 @@ def _settle_soon(loop, future, result, exc, calls=()) -> None:
 
 def _settle(future: asyncio.Future, result: Any, exc: BaseException | None,
             calls=()) -> None:
-    # The calls the command handed over first, in order, as they were made:
-    # its broadcast is on its way before its caller hears the result.
-    for func, args in calls:
-        try:
-            func(*args)
-        except Exception:
-            log.exception("a call a command handed to the event loop failed")
+    # The calls the command held run first: its broadcast is on its way
+    # before its caller hears the result.
+    _run_calls(calls)
     if future.cancelled():
         return
     if exc is None:

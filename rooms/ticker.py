@@ -123,11 +123,13 @@ def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS) -> int:
         status=Game.Status.IN_PROGRESS, deadline__lt=late
     ).values_list("id", "seq"):
         _fire_logged(f"g:{game_id}", seq)
+        threads.hand_over_held()  # each table's update as it is made
         fired += 1
     for room_id in Room.objects.filter(
         status=Room.Status.LOBBY, autostart_at__lt=late
     ).values_list("id", flat=True):
         _fire_logged(f"r:{room_id}", 0)
+        threads.hand_over_held()
         fired += 1
     return fired
 
@@ -153,10 +155,13 @@ def _fire_claimed(claims, here=()) -> None:
     ``here``: the deadlines this process fires itself (rooms.publish.arm_game),
     not claimed, so not acked; the backend holds each for a little later."""
     try:
-        for key, payload in [*claims, *here]:
+        for number, (key, payload) in enumerate([*claims, *here]):
+            if number:  # the previous table's update leaves now, not with the batch
+                threads.hand_over_held()
             _fire_logged(key, payload)
     finally:
         if claims:
+            threads.hand_over_held()  # before the ack's round trip
             get_timer_backend().ack(*(key for key, _ in claims))
 
 

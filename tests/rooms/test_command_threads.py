@@ -287,3 +287,21 @@ def test_a_call_from_outside_the_command_threads_goes_to_the_loop_at_once():
         return landed.is_set()
 
     assert asyncio.run(scene()) and heard.is_set()
+
+
+def test_a_command_that_commits_several_times_hands_each_over_as_it_goes():
+    """The timers fire a batch of deadlines in one command (rooms.ticker):
+    ``hand_over_held`` sends what the first fire held to the loop while the
+    command goes on, so the first table's update does not wait for the rest."""
+    pool = threads.CommandThreads(1, name="test-batch")
+    reached_the_loop = threading.Event()
+
+    def batch(loop) -> bool:
+        threads.call_on_loop(loop, reached_the_loop.set)  # the first fire's broadcast
+        threads.hand_over_held()
+        return reached_the_loop.wait(5)  # the second fire would start here
+
+    async def scene() -> bool:
+        return await pool.run(batch, asyncio.get_running_loop())
+
+    assert asyncio.run(scene()) is True
