@@ -149,24 +149,14 @@ def _start_send(layer, group: str, message: dict[str, Any], arming=None) -> None
     """On the loop: publish ``message``, and arm ``arming`` ((backend, key,
     seq, deadline timestamp), from ``_arming``) with it when there is one."""
     # The move is committed; clients resync from their version on the next update.
-    route = _broadcast_route(layer, group)
-    if route is None:
+    publishing = _publishing(layer, group, message, arming)
+    armed = False
+    if publishing is None:
         _start(layer.group_send(group, message), "broadcast failed")
-        if arming is not None:
-            _start_arm(*arming)
-        return
-    address, channel = route
-    line, data = line_for(address, BROADCAST_TIMEOUT_SECONDS), layer.serialize(message)
-    if arming is not None and arming[0].shares_redis(address):
-        backend, key, seq, deadline_ts = arming
-        publishing = backend.publish_and_schedule_async(line, channel, data, key, seq,
-                                                        deadline_ts)
-        _start(_published_or_heard_here(layer, group, message, publishing, armed=True),
-               "broadcast failed")
-        return
-    _start(_published_or_heard_here(layer, group, message, line.execute("PUBLISH", channel, data)),
-           "broadcast failed")
-    if arming is not None:
+    else:
+        work, armed = publishing
+        _start(_published_or_heard_here(layer, group, message, work, armed), "broadcast failed")
+    if arming is not None and not armed:
         _start_arm(*arming)
 
 
@@ -221,10 +211,12 @@ def deliver_here(layer, group: str, message: dict[str, Any]) -> int:
 BROADCAST_TIMEOUT_SECONDS = 5.0
 
 
-def _broadcast_route(layer, group: str) -> tuple[str, str] | None:
-    """The Redis address and the channel ``group``'s messages are published
-    to, or None where the layer is not channels_redis's pub/sub layer with
-    hosts given by address (then its own group_send)."""
+def _publishing(layer, group: str, message: dict[str, Any], arming=None):
+    """The publish of ``message`` to ``group`` as a coroutine on this loop's
+    pipelined connection, and whether it also arms ``arming`` (where the
+    timers keep their deadlines on the same Redis: one command for both); None
+    where the layer is not channels_redis's pub/sub layer with hosts given by
+    address (then its own group_send)."""
     if not isinstance(layer, RedisPubSubChannelLayer):
         return None
     loop_layer = layer._get_layer()
@@ -232,18 +224,12 @@ def _broadcast_route(layer, group: str) -> tuple[str, str] | None:
     address = loop_layer._get_shard(channel).host.get("address")
     if not isinstance(address, str):
         return None
-    return address, channel
-
-
-def _publishing(layer, group: str, message: dict[str, Any]):
-    """The publish of ``message`` to ``group`` as a coroutine on this loop's
-    pipelined connection, or None (``_broadcast_route``)."""
-    route = _broadcast_route(layer, group)
-    if route is None:
-        return None
-    address, channel = route
-    return line_for(address, BROADCAST_TIMEOUT_SECONDS).execute(
-        "PUBLISH", channel, layer.serialize(message))
+    line, data = line_for(address, BROADCAST_TIMEOUT_SECONDS), layer.serialize(message)
+    if arming is not None and arming[0].shares_redis(address):
+        backend, key, seq, deadline_ts = arming
+        return backend.publish_and_schedule_async(line, channel, data, key, seq,
+                                                  deadline_ts), True
+    return line.execute("PUBLISH", channel, data), False
 
 
 def _start(work, failure: str) -> None:

@@ -528,15 +528,18 @@ def update_statement(obj: Model, field_names: list[str]) -> tuple[str, list[Any]
 
 
 @cache
-def _moves_insert() -> tuple[str, str, list, str]:
+def _moves_insert() -> tuple[str, str, list, str, tuple[int, int]]:
     """The move log's INSERT: its head, one row's placeholders, the fields
-    written, and the table. Written once: quoting the column names on every
-    move read ``django.db.connection`` a dozen times (docs/performance.md)."""
+    written, the table, and where seq and event sit in a row. Written once:
+    quoting the column names on every move read ``django.db.connection`` a
+    dozen times (docs/performance.md)."""
     model_table = table(MoveLog)
     fields = [f for f in model_table.fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    names = [f.attname for f in fields]
     return (f"INSERT INTO {model_table.name} ({columns}) VALUES ",
-            "(" + ", ".join(["%s"] * len(fields)) + ")", fields, model_table)
+            "(" + ", ".join(["%s"] * len(fields)) + ")", fields, model_table,
+            (names.index("seq"), names.index("event")))
 
 
 def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
@@ -546,24 +549,17 @@ def moves_statement(game_row: Game, moves: list[tuple[int, dict[str, Any]]]):
     rather than an instance and every field's preparation per move; each
     move's row is that one with its seq and event put in."""
     db = _db()
-    head, placeholders, fields, model_table = _moves_insert()
+    head, placeholders, fields, model_table, (at_seq, at_event) = _moves_insert()
     first = model_table.new(MoveLog)  # for pre_save only: no Model.__init__
     first.__dict__.update(game_id=game_row.id, seq=moves[0][0], event=moves[0][1])
     shared = [None if f.attname in ("seq", "event")
               else f.get_db_prep_save(f.pre_save(first, True), db) for f in fields]
-    at_seq, at_event = _MOVE_COLUMNS_AT
-    prepare_event = _EVENT_FIELD.get_db_prep_save
+    prepare_event = fields[at_event].get_db_prep_save
     params = []
     for seq, event in moves:
         shared[at_seq], shared[at_event] = seq, prepare_event(event, db)
         params += shared
     return head + ", ".join([placeholders] * len(moves)), params
-
-
-_EVENT_FIELD = MoveLog._meta.get_field("event")
-_MOVE_COLUMNS_AT = tuple(
-    [f.attname for f in MoveLog._meta.concrete_fields if not f.primary_key].index(name)
-    for name in ("seq", "event"))
 
 
 def events_between(game_id: int, since: int, until: int) -> list[dict[str, Any]]:

@@ -67,14 +67,8 @@ class TimerBackend(ABC):
     def shares_redis(self, address: str) -> bool:
         """Whether this backend keeps its deadlines on the Redis at
         ``address`` (a URL), so a broadcast published there can carry an arm
-        (``publish_and_schedule_async``)."""
+        (``RedisTimers.publish_and_schedule_async``)."""
         return False
-
-    async def publish_and_schedule_async(self, line: RedisLine, channel: str, data: bytes,
-                                         key: str, payload: int, deadline_ts: float) -> None:
-        """Publish ``data`` to ``channel`` and arm ``key``, in one command on
-        ``line`` (the broadcast's, to the Redis of ``shares_redis``)."""
-        raise NotImplementedError
 
     @abstractmethod
     def cancel(self, key: str) -> None:

@@ -30,8 +30,10 @@ def deliver_through_our_publish(layer, groups: list[str]) -> list[dict]:
             sockets.append(channel)
         for number, group in enumerate(groups):
             message = {"type": "room.update", "version": number, "payloads": {"0": "é, ১২"}}
-            sending = publish._publishing(layer, group, message)
-            assert sending is not None  # our path, not the layer's group_send
+            publishing = publish._publishing(layer, group, message)
+            assert publishing is not None  # our path, not the layer's group_send
+            sending, armed = publishing
+            assert not armed  # nothing to arm: a plain PUBLISH
             assert int(await sending) >= 1  # Redis counted a subscriber
         received = [await asyncio.wait_for(layer.receive(channel), 5) for channel in sockets]
         for group, channel in zip(groups, sockets, strict=True):
