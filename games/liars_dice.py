@@ -28,6 +28,7 @@ rolled), ``bid`` and ``challenge`` (with the count and the loser).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from .base import (
@@ -58,6 +59,19 @@ def face_rank(face: int) -> int:
 def bid_key(quantity: int, face: int) -> tuple[int, int]:
     """Bids sort by this key; a raise has a strictly greater key."""
     return quantity, face_rank(face)
+
+
+@lru_cache(maxsize=2048)
+def _raises(floor: tuple[int, int] | None, total_dice: int) -> tuple[dict[str, Any], ...]:
+    """Every bid above ``floor`` (a ``bid_key``; None: any bid) with ``total_dice``
+    in play, lowest first. Built once per floor and count of dice, not for each
+    update to the seat to move and each computer's decision (up to 180 bids at
+    six players). The actions are shared: callers read them and never change
+    them (a bid's event is a new dict, ``LiarsDice._bid``)."""
+    start, floor = (1, (0, -1)) if floor is None else (max(1, floor[0]), floor)
+    return tuple({"type": "bid", "quantity": quantity, "face": face}
+                 for quantity in range(start, total_dice + 1) for face in FACES
+                 if bid_key(quantity, face) > floor)
 
 
 def matches(die: int, face: int, wild: bool) -> bool:
@@ -192,14 +206,9 @@ class LiarsDice(Game[LiarsState]):
         if state.over or not state.rolled or seat != state.to_move:
             return []
         bid = state.current_bid
-        floor = (0, -1) if bid is None else bid_key(bid.quantity, bid.face)
-        actions: list[dict] = [] if bid is None else [dict(CHALLENGE)]
-        start = max(1, floor[0])
-        for quantity in range(start, state.total_dice + 1):
-            for face in FACES:
-                if bid_key(quantity, face) > floor:
-                    actions.append({"type": "bid", "quantity": quantity, "face": face})
-        return actions
+        if bid is None:
+            return list(_raises(None, state.total_dice))
+        return [dict(CHALLENGE), *_raises(bid_key(bid.quantity, bid.face), state.total_dice)]
 
     # ---- applying actions ------------------------------------------------------
 

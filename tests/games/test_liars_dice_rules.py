@@ -187,6 +187,20 @@ def test_legal_actions_are_challenge_and_every_raise():
     assert liars.legal_actions(state, 0) == []
 
 
+def test_each_call_gets_a_list_of_its_own():
+    # The bids are built once per floor and count of dice (an update to the
+    # seat to move and every computer's decision asked for them anew); the
+    # list a caller gets is still its own to change.
+    state = table({0: "22", 1: "33"}, bids=[(0, 3, 6)])
+    first = liars.legal_actions(state, 1)
+    first.clear()
+    assert len(liars.legal_actions(state, 1)) == 8
+    opening = table({0: "22", 1: "33"})
+    assert liars.legal_actions(opening, 0) == [
+        {"type": "bid", "quantity": q, "face": f} for q in (1, 2, 3, 4) for f in (2, 3, 4, 5, 6, 1)
+    ]
+
+
 def test_forced_challenge_at_total_dice_ones():
     state = table({0: "22", 1: "33"}, bids=[(0, 4, 1)])
     assert liars.legal_actions(state, 1) == [CHALLENGE]
