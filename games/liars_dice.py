@@ -61,17 +61,21 @@ def bid_key(quantity: int, face: int) -> tuple[int, int]:
     return quantity, face_rank(face)
 
 
-@lru_cache(maxsize=2048)
-def _raises(floor: tuple[int, int] | None, total_dice: int) -> tuple[dict[str, Any], ...]:
-    """Every bid above ``floor`` (a ``bid_key``; None: any bid) with ``total_dice``
-    in play, lowest first. Built once per floor and count of dice, not for each
-    update to the seat to move and each computer's decision (up to 180 bids at
-    six players). The actions are shared: callers read them and never change
-    them (a bid's event is a new dict, ``LiarsDice._bid``)."""
-    start, floor = (1, (0, -1)) if floor is None else (max(1, floor[0]), floor)
+@lru_cache(maxsize=64)
+def _every_bid(total_dice: int) -> tuple[dict[str, Any], ...]:
+    """Every bid with ``total_dice`` in play, lowest first: the bid q × f sits at
+    ``(q - 1) * 6 + face_rank(f)``. Built once per count of dice (at most 30
+    lists of 180), not for each update to the seat to move and each computer's
+    decision. The actions are shared: callers read them and never change them
+    (a bid's event is a new dict, ``LiarsDice._bid``)."""
     return tuple({"type": "bid", "quantity": quantity, "face": face}
-                 for quantity in range(start, total_dice + 1) for face in FACES
-                 if bid_key(quantity, face) > floor)
+                 for quantity in range(1, total_dice + 1) for face in FACES)
+
+
+def _raises(bid: Bid | None, total_dice: int) -> tuple[dict[str, Any], ...]:
+    """Every bid above ``bid`` (None: any bid), lowest first."""
+    every = _every_bid(total_dice)
+    return every if bid is None else every[(bid.quantity - 1) * 6 + face_rank(bid.face) + 1:]
 
 
 def matches(die: int, face: int, wild: bool) -> bool:
@@ -208,7 +212,7 @@ class LiarsDice(Game[LiarsState]):
         bid = state.current_bid
         if bid is None:
             return list(_raises(None, state.total_dice))
-        return [dict(CHALLENGE), *_raises(bid_key(bid.quantity, bid.face), state.total_dice)]
+        return [dict(CHALLENGE), *_raises(bid, state.total_dice)]
 
     # ---- applying actions ------------------------------------------------------
 
