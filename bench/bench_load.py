@@ -97,6 +97,47 @@ def prepare_database() -> None:
         "khelaghor:timers:due", "khelaghor:timers:processing", "khelaghor:timers:payload")
 
 
+def clear_database() -> None:
+    """Before a level's rooms are made: the rooms, games, moves and sessions of
+    earlier levels and runs deleted, and the timers with them, in a database
+    named ``khelaghor_bench...`` (the benches' own; any other is left as it is).
+
+    A level's cost must not depend on how many came before it. On a machine
+    whose PostgreSQL runs without autovacuum (this kind of machine's does),
+    six runs of one level in a row made the product's daphne CPU per update
+    rise by a quarter while the floor's did not, and the same code measured
+    1.3x and 1.8x the floor on a new database and on one that earlier runs had
+    grown to 97 MB (docs/performance.md, round 16)."""
+    import psycopg
+    import redis
+    from django.contrib.sessions.models import Session
+
+    from rooms.models import Room
+
+    if not PG_URL.rpartition("/")[2].startswith("khelaghor_bench"):
+        return
+    with psycopg.connect(PG_URL, autocommit=True) as db:
+        db.execute(f'TRUNCATE "{Room._meta.db_table}", "{Session._meta.db_table}" CASCADE')
+    redis.Redis.from_url(REDIS_URL).delete(
+        "khelaghor:timers:due", "khelaghor:timers:processing", "khelaghor:timers:payload")
+
+
+def vacuum_database() -> None:
+    """``VACUUM (ANALYZE)`` the bench's database once a level's rooms are made
+    and before its servers start: every move rewrites its room's and its
+    game's rows, and a PostgreSQL with autovacuum on (its default, and what
+    docs/deploy.md asks for) clears the dead versions within about a minute;
+    one without it (this kind of machine's) keeps them all."""
+    import psycopg
+
+    started = time.perf_counter()
+    with psycopg.connect(PG_URL, autocommit=True) as db:
+        autovacuum = db.execute("SHOW autovacuum").fetchone()[0]
+        db.execute("VACUUM (ANALYZE)")
+    print(f"   vacuumed the database in {time.perf_counter() - started:.1f}s "
+          f"(its server's autovacuum: {autovacuum})", flush=True)
+
+
 def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {
         **os.environ,
@@ -659,11 +700,13 @@ def holds(figures: dict, stats, tables: int) -> bool:
 def run_level(args, tables: int) -> tuple[dict, dict, dict[str, bool]]:
     """The product, then the floor, at ``tables`` tables; both reported."""
     started = time.perf_counter()
+    clear_database()
     rooms = open_rooms(tables, args.seats)
     idle_rooms = open_rooms(args.idle_tables, args.seats)
     print(f"   setup: {len(rooms) + len(idle_rooms)} rooms in "
           f"{time.perf_counter() - started:.1f}s", flush=True)
     codes = [code for code, _ in rooms + idle_rooms]
+    vacuum_database()
     servers = start_servers(args.processes, "config.asgi:application",
                             server_env({"DJANGO_CONN_MAX_AGE": str(args.conn_max_age)}))
     try:

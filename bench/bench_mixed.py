@@ -402,8 +402,10 @@ def print_level(name: str, result: dict) -> dict:
 
 
 def level(tables: int, duration: float, processes: int, first: int) -> dict:
+    base.clear_database()
     rooms = open_mixed(tables, first)
     watchers = spectator_keys(max(1, tables // SPECTATOR_EVERY))
+    base.vacuum_database()
     servers = base.start_servers(processes, "config.asgi:application", server_env())
     try:
         result = asyncio.run(run_level(servers, rooms, watchers, duration))
