@@ -3,6 +3,8 @@ from django.conf import settings
 
 from games import registry
 
+from . import checks  # noqa: F401 - importing it registers the system checks
+
 
 class RoomsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"

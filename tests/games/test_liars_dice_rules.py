@@ -188,9 +188,9 @@ def test_legal_actions_are_challenge_and_every_raise():
 
 
 def test_each_call_gets_a_list_of_its_own():
-    # The bids are built once per floor and count of dice (an update to the
-    # seat to move and every computer's decision asked for them anew); the
-    # list a caller gets is still its own to change.
+    # The bids are built once per count of dice and shared (an update to the
+    # seat to move and every computer's decision built them anew); the list a
+    # caller gets is still its own to change.
     state = table({0: "22", 1: "33"}, bids=[(0, 3, 6)])
     first = liars.legal_actions(state, 1)
     first.clear()
