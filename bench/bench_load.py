@@ -104,10 +104,10 @@ def clear_database() -> None:
 
     A level's cost must not depend on how many came before it. On a machine
     whose PostgreSQL runs without autovacuum (this kind of machine's does),
-    six runs of one level in a row made the product's daphne CPU per update
-    rise by a quarter while the floor's did not, and the same code measured
-    1.3x and 1.8x the floor on a new database and on one that earlier runs had
-    grown to 97 MB (docs/performance.md, round 16)."""
+    five runs of one level in a row made the product's daphne CPU per update
+    rise by a quarter (3.14 to 3.89 ms) while the floor's did not, and the
+    same code measured 1.1-1.4x the floor on a new database and 1.8-2.1x on
+    one that earlier runs had grown to 97 MB (docs/performance.md, round 16)."""
     import psycopg
     import redis
     from django.contrib.sessions.models import Session
