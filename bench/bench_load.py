@@ -91,6 +91,11 @@ def prepare_database() -> None:
     import django
 
     django.setup()
+    forget_timers()
+
+
+def forget_timers() -> None:
+    """No deadlines left in the bench's Redis from an earlier run or level."""
     import redis
 
     redis.Redis.from_url(REDIS_URL).delete(
@@ -109,7 +114,6 @@ def clear_database() -> None:
     same code measured 1.1-1.4x the floor on a new database and 1.8-2.1x on
     one that earlier runs had grown to 97 MB (docs/performance.md, round 16)."""
     import psycopg
-    import redis
     from django.contrib.sessions.models import Session
 
     from rooms.models import Room
@@ -118,8 +122,7 @@ def clear_database() -> None:
         return
     with psycopg.connect(PG_URL, autocommit=True) as db:
         db.execute(f'TRUNCATE "{Room._meta.db_table}", "{Session._meta.db_table}" CASCADE')
-    redis.Redis.from_url(REDIS_URL).delete(
-        "khelaghor:timers:due", "khelaghor:timers:processing", "khelaghor:timers:payload")
+    forget_timers()
 
 
 def vacuum_database() -> None:

@@ -219,8 +219,8 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
         raise UncommittedChange("commit needs the room from locked()")
     now = _values(room)
     forgotten = [] if now == loaded else sorted(
-        name for name, before, after in zip(_ROOM_ATTNAMES, loaded, now, strict=True)
-        if before != after and name not in _attnames(fields)
+        {name for name, before, after in zip(_ROOM_ATTNAMES, loaded, now, strict=True)
+         if before != after} - _attnames(fields)
     )
     if forgotten:
         raise UncommittedChange(f"room fields changed but not committed: {', '.join(forgotten)}")
