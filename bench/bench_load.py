@@ -402,16 +402,26 @@ def no_long_collections_here():
     generator's own oldest-generation collections took 150-250 ms, several
     times a window, and every latency it was measuring then was counted as
     the server's (docs/performance.md, round 12). For the product and the
-    floor alike."""
-    gc.collect()
-    gc.freeze()
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], 10**9)
+    floor alike; nested (the two side by side, bench_mixed.py --together), the
+    outermost block decides."""
+    global _quiet_depth
+    _quiet_depth += 1
+    if _quiet_depth == 1:
+        gc.collect()
+        gc.freeze()
+        _quiet_thresholds[:] = gc.get_threshold()
+        gc.set_threshold(_quiet_thresholds[0], _quiet_thresholds[1], 10**9)
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        _quiet_depth -= 1
+        if _quiet_depth == 0:
+            gc.set_threshold(*_quiet_thresholds)
+            gc.unfreeze()
+
+
+_quiet_depth = 0
+_quiet_thresholds: list[int] = []
 
 
 async def measure(tables, stats: Stats, pids: list[int], duration: float, *, product: bool,
@@ -513,7 +523,10 @@ async def wait_until(predicate, timeout: float, what: str, fatal: bool = True) -
     return True
 
 
-async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, duration: float):
+async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, duration: float,
+                      measuring: asyncio.Event | None = None):
+    """The product's run; ``measuring`` is set as its warm-up starts (the
+    floor beside it starts its own then: ``--together``)."""
     stats = Stats()
     pids = [s.process.pid for s in servers]
     tables = [Table(i, seats) for i in range(len(rooms))]
@@ -547,7 +560,8 @@ async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, dura
     stats.latencies.clear()
     stats.dropped = 0
     frames_before, bytes_before = stats.frames, stats.frame_bytes
-
+    if measuring is not None:
+        measuring.set()
     window = await measure(tables, stats, pids, duration, product=True, size=0)
     await hang_up(sockets, readers)
     updates = stats.frames - frames_before
@@ -560,7 +574,9 @@ async def run_product(servers: list[Server], rooms, idle_rooms, seats: int, dura
 
 
 async def run_bare(servers: list[Server], tables_n: int, seats: int, duration: float,
-                   size: int):
+                   size: int, start: asyncio.Event | None = None):
+    """The floor's run: connect, then (once ``start`` is set, when given: the
+    product's window beside it, bench_mixed.py --together) drive and measure."""
     stats = Stats()
     pids = [s.process.pid for s in servers]
     tables = [Table(i, seats) for i in range(tables_n)]
@@ -581,6 +597,8 @@ async def run_bare(servers: list[Server], tables_n: int, seats: int, duration: f
         table.players.append(player)
         readers.append(asyncio.create_task(player.read(product=False)))
     rss_after = rss_kb(pids)
+    if start is not None:
+        await start.wait()
     window = await measure(tables, stats, pids, duration, product=False, size=size)
     await hang_up(sockets, readers)
     return {
@@ -631,6 +649,9 @@ def main() -> int:
     parser.add_argument("--sweep", default="",
                         help="comma-separated table counts: run the product and the floor at "
                              "each and report the most tables each holds (capacity)")
+    parser.add_argument("--together", action="store_true",
+                        help="the product and the floor at once, each on its own servers, in "
+                             "the same measured window (each level --repeat times; no capacity)")
     parser.add_argument("--quick", action="store_true",
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="50 tables for 20 s (also KHELAGHOR_BENCH_QUICK=1)")
@@ -660,9 +681,15 @@ def main() -> int:
         if len(levels) > 1:
             print(f"== {tables} tables", flush=True)
         ratios, held_every_run = [], {"khelaghor": True, "floor": True}
+        size = SNAKES_FRAME_BYTES
         for run in range(args.repeat):
             if args.repeat > 1:
                 print(f"-- run {run + 1} of {args.repeat}", flush=True)
+            if args.together:
+                ratio, product = run_level_together(args, tables, size)
+                ratios.append(ratio)
+                size = int(product["frame_size"])
+                continue
             ours, floor, ok = run_level(args, tables)
             ratios.append(ours["cpu_ms"] / floor["cpu_ms"])
             for name, holds in ok.items():
@@ -670,9 +697,13 @@ def main() -> int:
         for name, holds in held_every_run.items():
             if holds:  # a level is held only if every run of it held
                 held[name].append(tables)
+        if args.together:
+            print(repeated_ratio(ratios, tables).replace("runs", "side-by-side runs", 1),
+                  flush=True)
+            continue  # capacity is for the runs alone
         if args.repeat > 1:
             print(repeated_ratio(ratios, tables), flush=True)
-    if len(levels) > 1:
+    if len(levels) > 1 and not args.together:
         for name in held:
             best = max(held[name], default=None)
             print(f"capacity ({name}): "
@@ -754,6 +785,51 @@ def run_level(args, tables: int) -> tuple[dict, dict, dict[str, bool]]:
                                   for name, ok in targets), flush=True)
     return ours, floor, {"khelaghor": holds(ours, product["stats"], tables),
                          "floor": holds(floor, bare["stats"], tables)}
+
+
+# The floor's frames beside the product (``--together``) before the product
+# has said its own: a Snakes update as the sweeps of 2026-12-04 measured it.
+SNAKES_FRAME_BYTES = 1745
+
+
+def run_level_together(args, tables: int, size: int) -> tuple[float, dict]:
+    """The product and the floor at once, each on its own servers, their
+    measured windows started together (bench_mixed.py's ``--together`` says
+    why): the ratio of their CPU per action, and the product's figures."""
+    clear_database()
+    rooms = open_rooms(tables, args.seats)
+    idle_rooms = open_rooms(args.idle_tables, args.seats)
+    codes = [code for code, _ in rooms + idle_rooms]
+    vacuum_database()
+    servers = start_servers(args.processes, "config.asgi:application",
+                            server_env({"DJANGO_CONN_MAX_AGE": str(args.conn_max_age)}))
+    bare_servers = start_servers(args.processes, "bench.bare_asgi:application",
+                                 server_env({"DJANGO_SETTINGS_MODULE": "bench.bare_settings"}))
+
+    async def both():
+        measuring = asyncio.Event()
+        floor_run = asyncio.create_task(
+            run_bare(bare_servers, tables, args.seats, args.duration, size, measuring))
+        try:
+            product = await run_product(servers, rooms, idle_rooms, args.seats, args.duration,
+                                        measuring)
+        except BaseException:
+            floor_run.cancel()
+            raise
+        return product, await floor_run
+
+    try:
+        product, bare = asyncio.run(both())
+    finally:
+        for server in servers + bare_servers:
+            server.stop()
+        close_rooms(codes)
+    ours = report("khelaghor", product)
+    floor = report(f"bare broadcast (floor) beside it, frames of {size} bytes", bare)
+    ratio = ours["cpu_ms"] / floor["cpu_ms"]
+    print(f"ratio khelaghor / floor, side by side: daphne CPU per action {ratio:.2f}x "
+          f"(the product's frames {product['frame_size']:.0f} bytes)", flush=True)
+    return ratio, product
 
 
 def _meminfo() -> str:

@@ -293,7 +293,9 @@ async def spectate(server, code: str, key: str, until: float, figures: Figures) 
 
 
 async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: list[str],
-                    duration: float) -> dict:
+                    duration: float, warming: asyncio.Event | None = None) -> dict:
+    """The product's run; ``warming`` is set as its warm-up starts (the floor
+    beside it starts its own then: ``--together``)."""
     figures = Figures()
     pids = [s.process.pid for s in servers]
     tables = [MixedTable(i, game, seats, keys, figures, idle)
@@ -331,6 +333,8 @@ async def run_level(servers: list[base.Server], rooms: list[tuple], watchers: li
                     codes[watched(i)], key, until, figures))
                 for i, key in enumerate(watchers)]
         side.append(asyncio.create_task(pinger(lambda: [p.ws for p in everyone], until)))
+        if warming is not None:
+            warming.set()
         await asyncio.sleep(base.WARM_UP)  # the window's start (a duration, not a synchronisation)
         figures.reset()
         cpu0, others0, t0 = base.cpu_seconds(pids), base.other_cpu(), time.perf_counter()
@@ -473,6 +477,84 @@ def repeated(args) -> int:
     return 0
 
 
+# The floor's first run beside the product (``--together``) goes at these, the
+# mixed load's figures on the machines measured (docs/performance.md); every
+# later run at the product's own rate and frame size of the run before.
+UPDATES_PER_TABLE_S = 0.56
+FRAME_BYTES = 2240
+
+
+async def side_by_side(servers, rooms, watchers, bare_servers, duration: float, size: int):
+    """The product's run and the floor's, their windows started together."""
+    warming = asyncio.Event()
+    floor_run = asyncio.create_task(
+        base.run_bare(bare_servers, len(rooms), 4, duration, size, warming))
+    try:
+        product = await run_level(servers, rooms, watchers, duration, warming)
+    except BaseException:
+        floor_run.cancel()
+        raise
+    return product, await floor_run
+
+
+def level_side_by_side(tables: int, duration: float, processes: int, first: int,
+                       rate: float, size: int) -> tuple[dict, float]:
+    """One level of the product with the floor beside it, at ``rate``
+    broadcasts/s of ``size`` bytes: the product's summary (printed) and the
+    ratio of their CPU per update in the same window."""
+    base.clear_database()
+    rooms = open_mixed(tables, first)
+    watchers = spectator_keys(max(1, tables // SPECTATOR_EVERY))
+    base.vacuum_database()
+    base.ACTION_EVERY = max(0.05, tables / max(0.1, rate))
+    servers = base.start_servers(processes, "config.asgi:application", server_env())
+    bare_servers = base.start_servers(
+        processes, "bench.bare_asgi:application",
+        server_env({"DJANGO_SETTINGS_MODULE": "bench.bare_settings"}))
+    try:
+        result, bare = asyncio.run(
+            side_by_side(servers, rooms, watchers, bare_servers, duration, size))
+    finally:
+        for server in servers + bare_servers:
+            server.stop()
+        base.close_rooms([code for code, *_ in rooms])
+    result["crashes"] = sum(server.application_errors() for server in servers)
+    s = print_level("khelaghor", result)
+    done = len(bare["stats"].latencies)
+    floor_cpu = 1000 * bare["cpu"] / max(1, done)
+    ratio = s["cpu_ms"] / max(0.01, floor_cpu)
+    print(f"floor beside it at {done / bare['duration']:.0f} broadcasts/s of {size} bytes: "
+          f"{floor_cpu:.2f} ms CPU each ({100 * bare['cpu'] / bare['elapsed']:.0f}% of one "
+          f"core), p99 {base.pct(bare['stats'].latencies, 99) * 1000:.0f} ms, errors "
+          f"{dict(bare['stats'].errors) or 0}; khelaghor / floor CPU per update {ratio:.2f}x "
+          f"(the product's frames {s['frame_size']:.0f} bytes)", flush=True)
+    return s, ratio
+
+
+def together(args) -> int:
+    """``--together``: the product and the floor at once, on their own servers,
+    their measured windows started together, R times; each one's CPU per update
+    from its own processes in the same seconds. Run one after the other, the
+    two phases of a run are a minute apart, and this kind of machine's speed
+    moved by up to 50 % between them (the floor alone 1.59-2.42 ms per update
+    in five runs of 2026-12-04): the ratio of a run then says more about the
+    minute than about the code. Side by side, both meet the same machine; the
+    cost is that each runs on a machine the other loads too (p99 and the
+    machine's share are printed, but capacity is the solo runs' to say)."""
+    ratios, first = [], 0
+    rate, size = UPDATES_PER_TABLE_S * args.tables, FRAME_BYTES
+    for run in range(args.repeat):
+        print(f"-- run {run + 1} of {args.repeat}, the floor side by side", flush=True)
+        s, ratio = level_side_by_side(args.tables, args.duration, args.processes, first,
+                                      rate, size)
+        first += args.tables
+        ratios.append(ratio)
+        rate, size = s["updates_s"], int(s["frame_size"])
+    print(base.repeated_ratio(ratios, args.tables).replace("runs", "side-by-side runs", 1),
+          flush=True)
+    return 0
+
+
 def main() -> int:
     global TURN_SECONDS, PINGS_TOGETHER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -495,6 +577,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="with --tables: run the level this many times (product, then "
                              "floor, each time) and print every CPU ratio and their median")
+    parser.add_argument("--together", action="store_true",
+                        help="with --tables: the product and the floor at once, each on its "
+                             "own servers, in the same measured window (--repeat times)")
     parser.add_argument("--quick", action="store_true",
                         default=os.environ.get("KHELAGHOR_BENCH_QUICK", "") not in ("", "0"),
                         help="sweep from 10 tables, 12 s each, at most 3 levels")
@@ -518,6 +603,8 @@ def main() -> int:
           f"pings every {PING_EVERY:g} s, "
           f"{'all at once' if PINGS_TOGETHER else 'each socket at its own phase'}", flush=True)
 
+    if args.tables and args.together:
+        return together(args)
     if args.tables and args.repeat > 1:
         return repeated(args)
     first = 0
@@ -548,7 +635,12 @@ def main() -> int:
         print(f"sustainable load: {sustainable[0]} tables "
               f"({summarise(sustainable[1])['updates_s']:.0f} updates/s)", flush=True)
     tables, result = sustainable
-    floor_beside(tables, summarise(result), args)
+    sustained = summarise(result)
+    floor_beside(tables, sustained, args)
+    print(f"-- {tables} tables again, the floor side by side (--together)", flush=True)
+    level_side_by_side(tables, args.duration, args.processes, first + tables,
+                       sustained["updates_s"], int(sustained["frame_size"]))
+    first += 2 * tables
     if not args.tables and args.past:
         past = max(1, int(round(tables * args.past)))
         result = level(past, args.duration, args.processes, first)

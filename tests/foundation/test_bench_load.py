@@ -58,3 +58,23 @@ def test_routing_by_seat_spreads_a_table_and_routing_by_room_keeps_it_together()
         assert {bench.server_of(table, 0, 2) for table in range(4)} == {0, 1}
     finally:
         bench.ROUTE = "seat"
+
+
+def test_the_generators_quiet_collections_nest_and_the_outermost_block_restores():
+    """The product and the floor side by side (bench_mixed.py --together) each
+    enter the block in one process: the first to leave must not switch the
+    oldest generation back on under the other, nor the last leave it off."""
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with bench.no_long_collections_here():
+            with bench.no_long_collections_here():
+                assert gc.get_threshold() == (700, 10, 10**9)
+            assert gc.get_threshold() == (700, 10, 10**9)
+            assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (700, 10, 10)
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.set_threshold(*before)
