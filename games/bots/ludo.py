@@ -178,6 +178,8 @@ DEFAULT_WEIGHTS = {
     "lead": 0.5,  # extra weight of the leading opponent's position
     "safe": 5.0,  # a token of mine on a safe loop square (a start or a star)
     "hitloss": 0.0,  # what being hit costs beyond the token's progress: their bonus sequence
+    "stretch": 1.0,  # what a square gained inside the home column is worth (one exact
+    # roll brings a token home from any of its squares; below 1 tried, docs/bots.md)
 }
 
 
@@ -251,6 +253,8 @@ class StandardBot(Bot):
                     value += w["column"]
                     if p == home:
                         value += w["home"]
+                    else:
+                        value -= (1.0 - w["stretch"]) * (p - last - 1)
             return value
 
         score = position(tokens[me])

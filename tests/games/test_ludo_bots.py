@@ -141,6 +141,17 @@ def test_standard_safe_weight_prefers_a_safe_square():
     assert choice("standard:safe=5", tokens, [5]) == 1
 
 
+def test_standard_counts_squares_inside_the_home_column_for_less():
+    # A 2 takes token 0 from the first square of its home column (51) to 53, or
+    # token 1 from 10 to 12 on the loop: the same two squares, nobody in reach.
+    # From either column square one exact roll brings token 0 home: with the
+    # column's squares counted for less (``stretch``) the loop token's count more.
+    tokens = {0: [51, 10, -1, -1]}
+    assert choice("standard", tokens, [2]) == 0  # a tie goes to the lowest token
+    assert choice("standard:stretch=0.5", tokens, [2]) == 1
+    assert choice("standard:stretch=0", tokens, [2]) == 1
+
+
 def test_search_takes_the_evaluation_weights():
     bot = make_bot("ludo", "search:budget=100,safe=5,risk=1")
     assert bot.budget == 100 and bot.evaluator.w["safe"] == 5 and bot.evaluator.w["risk"] == 1
