@@ -452,13 +452,22 @@ def floor_beside(tables: int, s: dict, args) -> float:
     """Run the floor at the product's update rate and frame size, print it,
     and return the ratio of their CPU per update."""
     bare = floor(tables, s["updates_s"], args.duration, args.processes, int(s["frame_size"]))
+    return print_floor("floor (bare broadcast)", s, bare)
+
+
+def print_floor(heading: str, s: dict, bare: dict, size: int | None = None) -> float:
+    """Print the floor's run beside the product's summary ``s``; the ratio of
+    their CPU per update."""
     done = len(bare["stats"].latencies)
     floor_cpu = 1000 * bare["cpu"] / max(1, done)
     ratio = s["cpu_ms"] / max(0.01, floor_cpu)
-    print(f"floor (bare broadcast) at {done / bare['duration']:.0f} broadcasts/s: "
+    frames = "" if size is None else f" of {size} bytes"
+    product_frames = "" if size is None else f" (the product's frames {s['frame_size']:.0f} bytes)"
+    print(f"{heading} at {done / bare['duration']:.0f} broadcasts/s{frames}: "
           f"{floor_cpu:.2f} ms CPU each ({100 * bare['cpu'] / bare['elapsed']:.0f}% of one "
-          f"core), p99 {base.pct(bare['stats'].latencies, 99) * 1000:.0f} ms; khelaghor / "
-          f"floor CPU per update {ratio:.2f}x", flush=True)
+          f"core), p99 {base.pct(bare['stats'].latencies, 99) * 1000:.0f} ms, errors "
+          f"{dict(bare['stats'].errors) or 0}; khelaghor / floor CPU per update "
+          f"{ratio:.2f}x{product_frames}", flush=True)
     return ratio
 
 
@@ -520,15 +529,7 @@ def level_side_by_side(tables: int, duration: float, processes: int, first: int,
         base.close_rooms([code for code, *_ in rooms])
     result["crashes"] = sum(server.application_errors() for server in servers)
     s = print_level("khelaghor", result)
-    done = len(bare["stats"].latencies)
-    floor_cpu = 1000 * bare["cpu"] / max(1, done)
-    ratio = s["cpu_ms"] / max(0.01, floor_cpu)
-    print(f"floor beside it at {done / bare['duration']:.0f} broadcasts/s of {size} bytes: "
-          f"{floor_cpu:.2f} ms CPU each ({100 * bare['cpu'] / bare['elapsed']:.0f}% of one "
-          f"core), p99 {base.pct(bare['stats'].latencies, 99) * 1000:.0f} ms, errors "
-          f"{dict(bare['stats'].errors) or 0}; khelaghor / floor CPU per update {ratio:.2f}x "
-          f"(the product's frames {s['frame_size']:.0f} bytes)", flush=True)
-    return s, ratio
+    return s, print_floor("floor beside it", s, bare, size)
 
 
 def together(args) -> int:

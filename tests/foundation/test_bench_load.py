@@ -78,3 +78,16 @@ def test_the_generators_quiet_collections_nest_and_the_outermost_block_restores(
         assert gc.get_freeze_count() == 0
     finally:
         gc.set_threshold(*before)
+
+
+def test_the_floor_is_read_per_update_beside_the_products_summary(capsys):
+    mixed = load_bench("bench_mixed")  # after bench_load: it imports it by that name
+    stats = bench.Stats()
+    stats.latencies.extend([0.004] * 200)
+    bare = {"stats": stats, "cpu": 0.4, "elapsed": 10.0, "duration": 10.0}
+    product = {"cpu_ms": 3.0, "frame_size": 2240.0}
+    assert mixed.print_floor("floor beside it", product, bare, 2240) == 3.0 / 2.0
+    line = capsys.readouterr().out
+    assert line.startswith("floor beside it at 20 broadcasts/s of 2240 bytes: 2.00 ms CPU each "
+                           "(4% of one core), p99 4 ms, errors 0;")
+    assert line.rstrip().endswith("1.50x (the product's frames 2240 bytes)")
