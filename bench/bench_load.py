@@ -680,16 +680,14 @@ def main() -> int:
     for tables in levels:
         if len(levels) > 1:
             print(f"== {tables} tables", flush=True)
+        if args.together:  # the ratio only: capacity is for the runs alone
+            print(repeated_ratio(together(args, tables), tables)
+                  .replace("runs", "side-by-side runs", 1), flush=True)
+            continue
         ratios, held_every_run = [], {"khelaghor": True, "floor": True}
-        size = SNAKES_FRAME_BYTES
         for run in range(args.repeat):
             if args.repeat > 1:
                 print(f"-- run {run + 1} of {args.repeat}", flush=True)
-            if args.together:
-                ratio, product = run_level_together(args, tables, size)
-                ratios.append(ratio)
-                size = int(product["frame_size"])
-                continue
             ours, floor, ok = run_level(args, tables)
             ratios.append(ours["cpu_ms"] / floor["cpu_ms"])
             for name, holds in ok.items():
@@ -697,10 +695,6 @@ def main() -> int:
         for name, holds in held_every_run.items():
             if holds:  # a level is held only if every run of it held
                 held[name].append(tables)
-        if args.together:
-            print(repeated_ratio(ratios, tables).replace("runs", "side-by-side runs", 1),
-                  flush=True)
-            continue  # capacity is for the runs alone
         if args.repeat > 1:
             print(repeated_ratio(ratios, tables), flush=True)
     if len(levels) > 1 and not args.together:
@@ -731,18 +725,40 @@ def holds(figures: dict, stats, tables: int) -> bool:
             and not stats.undelivered and figures["rate"] >= 0.95 * tables / ACTION_EVERY)
 
 
-def run_level(args, tables: int) -> tuple[dict, dict, dict[str, bool]]:
-    """The product, then the floor, at ``tables`` tables; both reported."""
+def open_level(args, tables: int):
+    """A level's rooms (``tables`` acting, ``args.idle_tables`` idle) on an
+    emptied, vacuumed bench database, and the product's servers started."""
     started = time.perf_counter()
     clear_database()
     rooms = open_rooms(tables, args.seats)
     idle_rooms = open_rooms(args.idle_tables, args.seats)
     print(f"   setup: {len(rooms) + len(idle_rooms)} rooms in "
           f"{time.perf_counter() - started:.1f}s", flush=True)
-    codes = [code for code, _ in rooms + idle_rooms]
     vacuum_database()
     servers = start_servers(args.processes, "config.asgi:application",
                             server_env({"DJANGO_CONN_MAX_AGE": str(args.conn_max_age)}))
+    return rooms, idle_rooms, servers
+
+
+async def side_by_side(product, floor):
+    """``product(event)`` and ``floor(event)`` (coroutine functions) at once:
+    the product sets the event as its warm-up starts, and the floor, connected
+    by then, starts its own; both results. Should the product fail, the floor
+    is cancelled with it."""
+    warming = asyncio.Event()
+    floor_run = asyncio.create_task(floor(warming))
+    try:
+        result = await product(warming)
+    except BaseException:
+        floor_run.cancel()
+        raise
+    return result, await floor_run
+
+
+def run_level(args, tables: int) -> tuple[dict, dict, dict[str, bool]]:
+    """The product, then the floor, at ``tables`` tables; both reported."""
+    rooms, idle_rooms, servers = open_level(args, tables)
+    codes = [code for code, _ in rooms + idle_rooms]
     try:
         product = asyncio.run(run_product(servers, rooms, idle_rooms, args.seats,
                                           args.duration))
@@ -792,38 +808,36 @@ def run_level(args, tables: int) -> tuple[dict, dict, dict[str, bool]]:
 SNAKES_FRAME_BYTES = 1745
 
 
+def together(args, tables: int) -> list[float]:
+    """``--together``: the level ``args.repeat`` times side by side; the
+    ratios. Each run's floor goes at the frame size of the product's run before."""
+    ratios, size = [], SNAKES_FRAME_BYTES
+    for run in range(args.repeat):
+        if args.repeat > 1:
+            print(f"-- run {run + 1} of {args.repeat}", flush=True)
+        ratio, product = run_level_together(args, tables, size)
+        ratios.append(ratio)
+        size = int(product["frame_size"])
+    return ratios
+
+
 def run_level_together(args, tables: int, size: int) -> tuple[float, dict]:
     """The product and the floor at once, each on its own servers, their
     measured windows started together (bench_mixed.py's ``--together`` says
     why): the ratio of their CPU per action, and the product's figures."""
-    clear_database()
-    rooms = open_rooms(tables, args.seats)
-    idle_rooms = open_rooms(args.idle_tables, args.seats)
-    codes = [code for code, _ in rooms + idle_rooms]
-    vacuum_database()
-    servers = start_servers(args.processes, "config.asgi:application",
-                            server_env({"DJANGO_CONN_MAX_AGE": str(args.conn_max_age)}))
+    rooms, idle_rooms, servers = open_level(args, tables)
     bare_servers = start_servers(args.processes, "bench.bare_asgi:application",
                                  server_env({"DJANGO_SETTINGS_MODULE": "bench.bare_settings"}))
-
-    async def both():
-        measuring = asyncio.Event()
-        floor_run = asyncio.create_task(
-            run_bare(bare_servers, tables, args.seats, args.duration, size, measuring))
-        try:
-            product = await run_product(servers, rooms, idle_rooms, args.seats, args.duration,
-                                        measuring)
-        except BaseException:
-            floor_run.cancel()
-            raise
-        return product, await floor_run
-
     try:
-        product, bare = asyncio.run(both())
+        product, bare = asyncio.run(side_by_side(
+            lambda warming: run_product(servers, rooms, idle_rooms, args.seats, args.duration,
+                                        warming),
+            lambda warming: run_bare(bare_servers, tables, args.seats, args.duration, size,
+                                     warming)))
     finally:
         for server in servers + bare_servers:
             server.stop()
-        close_rooms(codes)
+        close_rooms([code for code, _ in rooms + idle_rooms])
     ours = report("khelaghor", product)
     floor = report(f"bare broadcast (floor) beside it, frames of {size} bytes", bare)
     ratio = ours["cpu_ms"] / floor["cpu_ms"]

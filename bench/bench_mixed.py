@@ -405,20 +405,38 @@ def print_level(name: str, result: dict) -> dict:
     return s
 
 
-def level(tables: int, duration: float, processes: int, first: int) -> dict:
+def level(tables: int, duration: float, processes: int, first: int,
+          beside: tuple[float, int] | None = None) -> tuple[dict, dict | None]:
+    """One level of the product, and with ``beside`` ((rate, frame size)) the
+    floor at once on its own servers at that rate and size, their measured
+    windows the same seconds (``--together``): both results (the floor's None
+    without ``beside``)."""
     base.clear_database()
     rooms = open_mixed(tables, first)
     watchers = spectator_keys(max(1, tables // SPECTATOR_EVERY))
     base.vacuum_database()
     servers = base.start_servers(processes, "config.asgi:application", server_env())
+    bare_servers = []
+    if beside is not None:
+        rate, size = beside
+        base.ACTION_EVERY = max(0.05, tables / max(0.1, rate))
+        bare_servers = base.start_servers(
+            processes, "bench.bare_asgi:application",
+            server_env({"DJANGO_SETTINGS_MODULE": "bench.bare_settings"}))
     try:
-        result = asyncio.run(run_level(servers, rooms, watchers, duration))
+        if beside is None:
+            result, bare = asyncio.run(run_level(servers, rooms, watchers, duration)), None
+        else:
+            result, bare = asyncio.run(base.side_by_side(
+                lambda warming: run_level(servers, rooms, watchers, duration, warming),
+                lambda warming: base.run_bare(bare_servers, tables, 4, duration, size,
+                                              warming)))
     finally:
-        for server in servers:
+        for server in servers + bare_servers:
             server.stop()
         base.close_rooms([code for code, *_ in rooms])
     result["crashes"] = sum(server.application_errors() for server in servers)
-    return result
+    return result, bare
 
 
 def floor(tables: int, rate: float, duration: float, processes: int, size: int) -> dict:
@@ -478,7 +496,7 @@ def repeated(args) -> int:
     ratios, first = [], 0
     for run in range(args.repeat):
         print(f"-- run {run + 1} of {args.repeat}", flush=True)
-        result = level(args.tables, args.duration, args.processes, first)
+        result, _ = level(args.tables, args.duration, args.processes, first)
         first += args.tables
         s = print_level("khelaghor", result)
         ratios.append(floor_beside(args.tables, s, args))
@@ -493,41 +511,11 @@ UPDATES_PER_TABLE_S = 0.56
 FRAME_BYTES = 2240
 
 
-async def side_by_side(servers, rooms, watchers, bare_servers, duration: float, size: int):
-    """The product's run and the floor's, their windows started together."""
-    warming = asyncio.Event()
-    floor_run = asyncio.create_task(
-        base.run_bare(bare_servers, len(rooms), 4, duration, size, warming))
-    try:
-        product = await run_level(servers, rooms, watchers, duration, warming)
-    except BaseException:
-        floor_run.cancel()
-        raise
-    return product, await floor_run
-
-
 def level_side_by_side(tables: int, duration: float, processes: int, first: int,
                        rate: float, size: int) -> tuple[dict, float]:
-    """One level of the product with the floor beside it, at ``rate``
-    broadcasts/s of ``size`` bytes: the product's summary (printed) and the
-    ratio of their CPU per update in the same window."""
-    base.clear_database()
-    rooms = open_mixed(tables, first)
-    watchers = spectator_keys(max(1, tables // SPECTATOR_EVERY))
-    base.vacuum_database()
-    base.ACTION_EVERY = max(0.05, tables / max(0.1, rate))
-    servers = base.start_servers(processes, "config.asgi:application", server_env())
-    bare_servers = base.start_servers(
-        processes, "bench.bare_asgi:application",
-        server_env({"DJANGO_SETTINGS_MODULE": "bench.bare_settings"}))
-    try:
-        result, bare = asyncio.run(
-            side_by_side(servers, rooms, watchers, bare_servers, duration, size))
-    finally:
-        for server in servers + bare_servers:
-            server.stop()
-        base.close_rooms([code for code, *_ in rooms])
-    result["crashes"] = sum(server.application_errors() for server in servers)
+    """``level`` with the floor beside it, printed: the product's summary and
+    the ratio of their CPU per update in the same window."""
+    result, bare = level(tables, duration, processes, first, beside=(rate, size))
     s = print_level("khelaghor", result)
     return s, print_floor("floor beside it", s, bare, size)
 
@@ -619,7 +607,7 @@ def main() -> int:
             n = int(n * 1.5)
     sustainable = None
     for tables in levels:
-        result = level(tables, args.duration, args.processes, first)
+        result, _ = level(tables, args.duration, args.processes, first)
         first += tables
         s = print_level("khelaghor", result)
         results.append((tables, result))
@@ -639,12 +627,12 @@ def main() -> int:
     sustained = summarise(result)
     floor_beside(tables, sustained, args)
     print(f"-- {tables} tables again, the floor side by side (--together)", flush=True)
-    level_side_by_side(tables, args.duration, args.processes, first + tables,
+    level_side_by_side(tables, args.duration, args.processes, first,
                        sustained["updates_s"], int(sustained["frame_size"]))
-    first += 2 * tables
+    first += tables
     if not args.tables and args.past:
         past = max(1, int(round(tables * args.past)))
-        result = level(past, args.duration, args.processes, first)
+        result, _ = level(past, args.duration, args.processes, first)
         p = print_level(f"past capacity ({args.past:g}x)", result)
         print(f"past capacity: timeouts at acting tables {p['timeouts']} (goal 0), errors "
               f"{100 * p['error_rate']:.2f}% of actions (goal < 1%), p99 {p['p99']:.0f} ms")
