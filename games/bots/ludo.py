@@ -235,6 +235,27 @@ class StandardBot(Bot):
             self._plan(geo, arms, after, seat, t, rest, bonus, home_bonus) for t in nxt
         )
 
+    def _plan_end(self, geo, arms, tokens, seat, token, rolls, bonus, home_bonus):
+        """Where the sequence ends when ``token`` takes ``rolls[0]`` and the rest
+        is played as ``_plan`` values it: (tokens, a bonus sequence earned), or
+        None when my last token arrives home (finished)."""
+        home = geo.home
+        while True:
+            tokens, captured = _apply(geo.tables, geo.last, home, arms, tokens, seat, token,
+                                      rolls[0])
+            end = tokens[seat][token]
+            bonus = bonus or captured or (home_bonus and end == home)
+            if all(p == home for p in tokens[seat]):
+                return None
+            rolls = rolls[1:]
+            if not rolls:
+                return tokens, bonus
+            movable = _legal(tokens[seat], rolls[0], home)
+            if not movable:  # a roll no token can use ends the turn, and voids the bonus
+                return tokens, False
+            token = max(movable, key=lambda t: self._plan(geo, arms, tokens, seat, t, rolls,
+                                                          bonus, home_bonus))
+
     def _evaluate(self, geo, arms, tokens, me, bonus):
         w = self.w
         tables = geo.tables
@@ -265,18 +286,8 @@ class StandardBot(Bot):
             score -= w["opp"] * sum(opp_values) + w["lead"] * max(opp_values)
 
         my_arm = arms[me]
-        # Exposure: my tokens on unsafe loop squares, and opponents' tokens behind them.
-        risk = 0.0
-        for p in tokens[me]:
-            if p < 0 or p > last:
-                continue
-            sq = squares[my_arm][p + 1]
-            if not unsafe[sq]:
-                score += w["safe"]
-                continue
-            risk += hit_before_my_turn(tables, arms, tokens, me, sq) * (
-                w["out"] + p + w["hitloss"])
-        score -= w["risk"] * risk
+        on_safe, risk = self._exposure(geo, arms, tokens, me)
+        score += w["safe"] * on_safe - w["risk"] * risk
 
         if w["threat"]:
             # The opponents' exposed tokens I could land on in my next turn (though
@@ -293,6 +304,25 @@ class StandardBot(Bot):
                                 w["out"] + q)
             score += w["threat"] * threat
         return score
+
+    def _exposure(self, geo, arms, tokens, me):
+        """My tokens on safe loop squares, and the progress I expect to lose before
+        my next turn: each token on an unsafe loop square, by the chance that an
+        opponent behind it hits it (``hit_before_my_turn``)."""
+        tables = geo.tables
+        square = tables.square[arms[me]]
+        unsafe = tables.unsafe
+        out, hitloss = self.w["out"], self.w["hitloss"]
+        on_safe, risk = 0, 0.0
+        for p in tokens[me]:
+            if p < 0 or p > geo.last:
+                continue
+            sq = square[p + 1]
+            if not unsafe[sq]:
+                on_safe += 1
+                continue
+            risk += hit_before_my_turn(tables, arms, tokens, me, sq) * (out + p + hitloss)
+        return on_safe, risk
 
 
 register("ludo", "smart", lambda param: SmartBot())

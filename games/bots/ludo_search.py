@@ -1,209 +1,109 @@
-"""Ludo ``search``: expectimax over the dice, on the engine's own rules.
+"""Ludo ``search``: ``standard``'s plan for this roll sequence, then an expectation
+over my next one.
 
-The state is rebuilt from the seat's view (nothing in Ludo is hidden; the view is
-all a bot reads) and every step goes through ``games.ludo.GAME.legal_actions`` and
-``GAME.apply``, so sixes, three-6s, exact rolls home, captures, safe squares and
-bonus sequences are the engine's, never re-implemented here.
+``standard`` scores where its sequence ends with a static evaluation. ``search``
+looks one roll sequence further, over the dice:
 
-- My moves: a max over every legal token for each roll of the known sequence.
-- My bonus sequence (earned by a capture or a token home): a chance node over the
-  die, 1 to 6, with 6s rolling again and a third 6 voiding the sequence (the
-  engine decides that); searched one bonus deep, deeper bonuses are scored by the
-  evaluation's bonus weight.
-- The next opponent's turn: a chance node over its first roll (1..5, and a 6
-  followed by 1..5), the opponent playing the ``priority`` rule, its own bonus
-  sequences scored by the evaluation.
-- Leaves are scored by ``standard``'s evaluation (progress, tokens out, the chance
-  of being hit and of hitting, the opponents' progress).
+- For each token the current roll may move, the rest of the sequence is played
+  as ``standard`` plans it (the later rolls are known: they were rolled first).
+- From where that sequence ends, every roll sequence of my next turn is weighed
+  by its probability: r (1/6 each, r = 1..5), 6 r (1/36 each), 6 6 r (1/216
+  each, valued as the mean of the 6 r sequences: a second 6 changes little and
+  would multiply the work by four) and three 6s (1/216: nothing moves). Each is
+  played by ``standard``'s plan and its end scored by ``standard``'s evaluation.
+- Unless this sequence earned a bonus one (I roll again before anyone moves),
+  the opponents move in between: the progress I expect to lose to them before
+  my next turn is subtracted (``standard``'s chance of being hit, counted once
+  here, for the positions between the two turns).
 
-No randomness: the same view gives the same move.
+So what a move leaves for the next roll counts: a token that needs an exact
+count to get home, a capture the next roll can make rather than a chance of one,
+a 6 with somewhere useful to go. The opponents' own moves are left to the
+evaluation's terms, as in ``standard``; no opponent is modelled as any kind.
+
+No randomness and no clock: the work is fixed by the position (one plan per
+first token and per next sequence, evaluations shared within a decision), so a
+record replays and the same view gives the same move. ``search:name=value,...``
+takes ``standard``'s weight names (``games/bots/ludo.py``).
 """
 
 from __future__ import annotations
 
-from ..ludo import GAME, MOVE, LudoState
-from ..ludo_geometry import GEOMETRIES
-from . import Bot, register
-from .ludo import DEFAULT_WEIGHTS, StandardBot
-from .ludo_priority import priority_token
+from . import register
+from .ludo import DEFAULT_WEIGHTS, StandardBot, _legal, _read
 
 WIN = 1e6
 
-
-class _OverBudget(Exception):
-    pass
-
-
-def state_from_view(view) -> LudoState:
-    seats = view["seats"]
-    return LudoState(
-        board=view["board"],
-        arms=tuple(s["arm"] for s in seats),
-        tokens=tuple(tuple(s["tokens"]) for s in seats),
-        to_move=view["to_move"],
-        pending=view["pending"],
-        rolls=tuple(view["rolls"]),
-        used=view["used"],
-        movable=tuple(view["movable"]),
-        bonus=view["bonus"],
-        sequence=view["sequence"],
-        home_bonus_roll=view["home_bonus_roll"],
-        placings=tuple(view["placings"]),
-    )
+# My next turn's roll sequences: r and 6 r (r = 1..5) played out; 6 6 r valued
+# as the mean of the 6 r; three 6s move nothing.
+ONE_ROLL = tuple((r,) for r in range(1, 6))  # 1/6 each
+AFTER_A_SIX = tuple((6, r) for r in range(1, 6))  # 1/36 each
+AFTER_TWO_SIXES = 5 / 216  # in all
+THREE_SIXES = 1 / 216
 
 
-def _distinct(state, seat):
-    """Movable tokens, one per progress value: tokens standing together move alike."""
-    seen, out = set(), []
-    for t in state.movable:
-        p = state.tokens[seat][t]
-        if p not in seen:
-            seen.add(p)
-            out.append(t)
-    return out
-
-
-def _roll(state, seat, value):
-    return GAME.apply(state, seat, {"type": "roll", "dice": [value]})[0]
-
-
-def _move(state, seat, token):
-    return GAME.apply(state, seat, {"type": "move", "token": token})[0]
-
-
-class SearchBot(Bot):
+class SearchBot(StandardBot):
     kind = "search"
 
-    def __init__(self, reply: bool = True, bonus_depth: int = 1, budget: int = 300,
-                 weights: dict[str, float] | None = None) -> None:
-        self.reply = reply
-        self.budget = budget
-        self.bonus_depth = bonus_depth
-        self.evaluator = StandardBot(weights)
-
-    @classmethod
-    def from_param(cls, param: str | None) -> SearchBot:
-        options = dict(item.partition("=")[::2] for item in (param or "").split(",") if item)
-        # The search's own options, then the evaluation's weights (standard's names).
-        unknown = set(options) - {"reply", "bonus", "budget"} - set(DEFAULT_WEIGHTS)
-        if unknown:
-            raise ValueError(f"unknown search option {sorted(unknown)[0]!r}")
-        return cls(
-            reply=options.get("reply", "1") != "0",
-            bonus_depth=int(options.get("bonus", "1")),
-            budget=int(options.get("budget", "300")),
-            weights={k: float(v) for k, v in options.items() if k in DEFAULT_WEIGHTS},
-        )
+    def __init__(self, weights: dict[str, float] | None = None) -> None:
+        super().__init__(weights)
+        self._scores: dict = {}  # evaluations shared by every branch of one decision
 
     def choose(self, view, legal, rng):
         if len(legal) == 1:
             return legal[0]
-        state = state_from_view(view)
+        geo, arms, tokens = _read(view)
         me = view["to_move"]
-        self._geo = GEOMETRIES[state.board]
-        # Deeper passes replace shallower ones when they finish within the budget of
-        # leaves (a count, not a clock: the same view always gives the same move):
-        # my sequence alone; then my bonus sequence rolled; then the next opponent's
-        # reply too.
-        scores = None
-        for bonus_depth, reply in ((0, False), (self.bonus_depth, False),
-                                   (self.bonus_depth, self.reply)):
-            if scores is not None and not (bonus_depth or reply):
-                continue
-            self._reply_ok, self._leaves = reply, 0
-            self._limit = None if scores is None else self.budget
-            try:
-                scores = self._scores(state, me, legal, bonus_depth)
-            except _OverBudget:
-                break
-        best, best_score = None, None
-        for action, score in scores:
-            if best_score is None or score > best_score + 1e-9:
-                best, best_score = action, score
-        return best
-
-    def _scores(self, state, me, legal, bonus_depth):
-        out, seen = [], set()
+        rolls = view["rolls"][view["current"] :]
+        self._scores = {}
+        best, best_value, seen = None, None, set()
         for action in sorted(legal, key=lambda a: a["token"]):
-            p = state.tokens[me][action["token"]]
-            if p in seen:
+            p = tokens[me][action["token"]]
+            if p in seen:  # tokens standing together move alike
                 continue
             seen.add(p)
-            out.append((action, self._after_mine(_move(state, me, action["token"]), me,
-                                                 bonus_depth)))
-        return out
+            end = self._plan_end(geo, arms, tokens, me, action["token"], rolls,
+                                 view["bonus"], view["home_bonus_roll"])
+            if end is None:
+                value = WIN
+            else:
+                value = self._next_turn(geo, arms, end[0], me, end[1], view["home_bonus_roll"])
+            if best_value is None or value > best_value + 1e-9:
+                best, best_value = action, value
+        return best
 
-    # ---- the tree ------------------------------------------------------------
+    def _next_turn(self, geo, arms, tokens, me, bonus, home_bonus):
+        """Expected value of my next roll sequence from ``tokens``, each played by
+        ``standard``'s plan, less what I expect to lose before it."""
+        here = self._evaluate(geo, arms, tokens, me, False)
 
-    def _after_mine(self, state, me, bonus_left):
-        """Value of ``state`` reached by one of my moves."""
-        if me in state.placings:
-            return WIN
-        if state.to_move == me:
-            if state.pending == MOVE:
-                return max(
-                    self._after_mine(_move(state, me, t), me, bonus_left)
-                    for t in _distinct(state, me)
-                )
-            # A bonus sequence earned: roll it, or score the bonus.
-            if bonus_left <= 0:
-                return self._evaluate(state, me, bonus=True)
-            return self._my_roll(state, me, bonus_left - 1)
-        if state.over:
-            return self._evaluate(state, me, bonus=False)
-        if self.reply and self._reply_ok:
-            return self._reply(state, me)
-        return self._evaluate(state, me, bonus=False)
+        def best(rolls):
+            movable = _legal(tokens[me], rolls[0], geo.home)
+            if not movable:  # the first roll moves nothing: the turn ends here
+                return here
+            return max(self._plan(geo, arms, tokens, me, t, rolls, False, home_bonus)
+                       for t in movable)
 
-    def _my_roll(self, state, me, bonus_left):
-        # Inside a bonus sequence the opponent's reply is left to the evaluation:
-        # rolling it too would multiply the tree by 11 for a rarer branch.
-        saved, self._reply_ok = self._reply_ok, False
-        try:
-            return self._my_roll_inner(state, me, bonus_left)
-        finally:
-            self._reply_ok = saved
+        one_roll = sum(best(rolls) for rolls in ONE_ROLL) / 6
+        after_a_six = sum(best(rolls) for rolls in AFTER_A_SIX) / 5  # their mean
+        value = one_roll + (5 / 36 + AFTER_TWO_SIXES) * after_a_six + THREE_SIXES * here
+        if bonus:
+            # That was a bonus sequence, rolled before anyone moves: my next turn
+            # still comes after it, worth what the evaluation gives a bonus.
+            return value + self.w["bonus"]
+        return value - self.w["risk"] * self._exposure(geo, arms, tokens, me)[1]
 
-    def _my_roll_inner(self, state, me, bonus_left):
-        total = 0.0
-        for value in range(1, 7):
-            after = _roll(state, me, value)
-            if after.to_move == me and after.pending != MOVE:  # a 6: roll again
-                total += self._my_roll_inner(after, me, bonus_left)
-            elif after.to_move == me:
-                total += self._after_mine(after, me, bonus_left)
-            else:  # no token could use it: the turn is over
-                total += self._evaluate(after, me, bonus=False)
-        return total / 6
-
-    def _reply(self, state, me):
-        """Expected value over the next opponent's first roll(s), it playing priority."""
-        opp = state.to_move
-        total = 0.0
-        for value in range(1, 6):
-            total += self._opponent_plays(_roll(state, opp, value), me, opp)
-        six = _roll(state, opp, 6)
-        sub = 0.0
-        for value in range(1, 6):
-            sub += self._opponent_plays(_roll(six, opp, value), me, opp)
-        total += sub / 5
-        return total / 6
-
-    def _opponent_plays(self, state, me, opp):
-        geo = self._geo
-        while state.to_move == opp and state.pending == MOVE:
-            roll = state.rolls[state.used]
-            token = priority_token(geo, state.arms, state.tokens, opp, roll, state.movable)
-            state = _move(state, opp, token)
-        return self._evaluate(state, me, bonus=False)
-
-    def _evaluate(self, state, me, bonus):
-        self._leaves += 1
-        if self._limit is not None and self._leaves > self._limit:
-            raise _OverBudget
-        if me in state.placings:
-            return WIN
-        return self.evaluator._evaluate(self._geo, state.arms, state.tokens, me, bonus)
+    def _evaluate(self, geo, arms, tokens, me, bonus):
+        key = (tokens, bonus)
+        score = self._scores.get(key)
+        if score is None:
+            score = self._scores[key] = super()._evaluate(geo, arms, tokens, me, bonus)
+        return score
 
 
-register("ludo", "search", SearchBot.from_param)
+def _from_param(param: str | None) -> SearchBot:
+    bot = StandardBot.from_param(param)  # the same weight names, checked the same way
+    return SearchBot({k: v for k, v in bot.w.items() if v != DEFAULT_WEIGHTS[k]})
+
+
+register("ludo", "search", _from_param)

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from games.bots import make_bot
-from games.bots.ludo import chance_to_hit, hit_before_my_turn, hit_chance
+from games.bots.ludo import DEFAULT_WEIGHTS, chance_to_hit, hit_before_my_turn, hit_chance
 from games.fairness import DiceStream, simulated_seeds
 from games.ludo import GAME
 from games.ludo_geometry import GEOMETRIES
@@ -153,10 +153,33 @@ def test_standard_counts_squares_inside_the_home_column_for_less():
 
 
 def test_search_takes_the_evaluation_weights():
-    bot = make_bot("ludo", "search:budget=100,safe=5,risk=1")
-    assert bot.budget == 100 and bot.evaluator.w["safe"] == 5 and bot.evaluator.w["risk"] == 1
-    with pytest.raises(ValueError):
-        make_bot("ludo", "search:depth=3")
+    bot = make_bot("ludo", "search:safe=5,risk=1.5")
+    assert bot.w["safe"] == 5 and bot.w["risk"] == 1.5 and bot.w["out"] == DEFAULT_WEIGHTS["out"]
+    for unknown in ("search:depth=3", "search:budget=100"):
+        with pytest.raises(ValueError):
+            make_bot("ludo", unknown)
+
+
+def test_search_looks_at_the_next_roll():
+    # Tokens on the start square (0) and the star (8), nobody else on the board; a 5.
+    # standard takes the star's token to the next start square (13): both stay on
+    # safe squares. Then every roll of the next turn must take one of them off
+    # again. search moves the other to 5 instead, from where a 3 reaches the star.
+    tokens = {0: [0, 8, 56, 56]}
+    assert choice("standard", tokens, [5]) == 1
+    assert choice("search", tokens, [5]) == 0
+
+
+def test_search_weighs_the_next_roll_sequences_by_their_chance():
+    # Only my own squares count (every other weight 0) and one token can move: the
+    # next turn gains r with 1/6 each, 6 + r with 1/36 each, 6 6 r as a 6 r (5/216
+    # in all, counted as their mean) and nothing after three 6s.
+    bot = make_bot("ludo", "search:out=0,bonus=0,risk=0,threat=0,opp=0,lead=0,safe=0")
+    geo = GEOMETRIES["square"]
+    tokens = ((10, 56, 56, 56), (-1, -1, -1, -1))
+    gain = sum(range(1, 6)) / 6 + (5 / 36 + 5 / 216) * (6 + 3)
+    assert bot._next_turn(geo, (0, 2), tokens, 0, False, True) == pytest.approx(
+        10 + 3 * 56 + gain)
 
 
 # The chance of being hit (standard's danger): a turn is r, 6 r or 6 6 r (r = 1..5).
