@@ -148,4 +148,9 @@ def test_timers_on_another_redis_are_armed_beside_the_broadcast(redis_service):
     from rooms.timers import RedisTimers
 
     timers = RedisTimers(redis_service, prefix=f"test{uuid.uuid4().hex[:8]}:timers")
-    assert not timers.shares_redis(redis_service.rsplit("/", 1)[0] + "/15")
+    # Another database of the same server: not the worker's own (each xdist
+    # worker has its own database, 15 for gw0, 14 for gw1, tests/services.py).
+    server, own = redis_service.rsplit("/", 1)
+    other = f"{server}/{(int(own) + 1) % 16}"
+    assert timers.shares_redis(redis_service)
+    assert not timers.shares_redis(other)
