@@ -30,7 +30,7 @@ takes ``standard``'s weight names (``games/bots/ludo.py``).
 from __future__ import annotations
 
 from . import register
-from .ludo import DEFAULT_WEIGHTS, StandardBot, _legal, _read
+from .ludo import StandardBot, _legal, _read
 
 WIN = 1e6
 
@@ -101,9 +101,5 @@ class SearchBot(StandardBot):
         return score
 
 
-def _from_param(param: str | None) -> SearchBot:
-    bot = StandardBot.from_param(param)  # the same weight names, checked the same way
-    return SearchBot({k: v for k, v in bot.w.items() if v != DEFAULT_WEIGHTS[k]})
-
-
-register("ludo", "search", _from_param)
+# ``StandardBot.from_param`` builds ``cls``: the same weight names, checked the same way.
+register("ludo", "search", SearchBot.from_param)
