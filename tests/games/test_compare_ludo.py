@@ -24,3 +24,11 @@ def test_a_seats_dice_are_the_same_whatever_the_others_play():
             common = min(len(careful[seat]), len(careless[seat]))
             assert common > 10
             assert careful[seat][:common] == careless[seat][:common]
+
+
+def test_every_candidate_plays_the_baselines_games():
+    rows = compare.results(["standard", "random", "standard"], "priority", 4, "test", range(4))
+    assert len(rows) == 4
+    assert all(len(row) == 3 and set(row) <= {0, 1} for row in rows)
+    # The same kind on the same games wins the same ones: the games are paired.
+    assert [row[0] for row in rows] == [row[2] for row in rows]
