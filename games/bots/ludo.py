@@ -18,8 +18,10 @@ behind it and those it can bring out, each roll counted once), the chance of
 hitting theirs (the same count, from my side), and the opponents' progress (the
 leader weighted most). The weights were tuned by
 tournaments, first against ``smart`` (bench/bench_ludo.py), then ``risk`` and
-``safe`` against ``priority`` (bench/tune_ludo.py, docs/bots.md);
-``standard:name=value,...`` overrides them for tuning.
+``safe`` against ``priority`` (bench/tune_ludo.py, docs/bots.md), then ``threat``
+on paired games (bench/compare_ludo.py): the tokens it could hit move before it
+does, and chasing them cost more than it won; ``standard:name=value,...``
+overrides them for tuning.
 """
 
 from __future__ import annotations
@@ -173,7 +175,7 @@ DEFAULT_WEIGHTS = {
     "home": 0.0,  # a token home (on top of its progress)
     "bonus": 6.0,  # a bonus sequence earned
     "risk": 1.0,  # expected loss from being hit before the next turn
-    "threat": 0.8,  # expected gain from hitting next turn
+    "threat": 0.3,  # expected gain from hitting next turn (they move first, and run)
     "opp": 0.5,  # weight of an ordinary opponent's position
     "lead": 0.5,  # extra weight of the leading opponent's position
     "safe": 5.0,  # a token of mine on a safe loop square (a start or a star)
