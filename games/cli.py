@@ -12,7 +12,7 @@ import sys
 from typing import Any, TextIO
 
 from .base import GameError
-from .bots import UnknownBot, make_bot
+from .bots import make_bot, split_specs
 from .record import RecordError, dumps, loads, replay
 from .registry import game_names, get_game
 from .simulate import Lineup, external_report, run_tournament, simulate_record
@@ -44,7 +44,7 @@ def _game_and_bots(args: argparse.Namespace) -> tuple[str, list[str], dict[str, 
             f"{args.game} takes {game.min_players} to {game.max_players} players,"
             f" not {args.players}"
         )
-    specs = args.bots.split(",") if args.bots else ["standard"]
+    specs = split_specs(args.bots) if args.bots else ["standard"]
     if len(specs) == 1:
         specs = specs * args.players
     if len(specs) != args.players:
@@ -59,7 +59,7 @@ def _game_and_bots(args: argparse.Namespace) -> tuple[str, list[str], dict[str, 
         for spec in dict.fromkeys(specs):
             make_bot(args.game, spec)
         game.resolve_options(args.players, options)
-    except (UnknownBot, GameError) as exc:
+    except (ValueError, GameError) as exc:  # UnknownBot, a bad parameter, a bad option
         raise UsageError(str(exc)) from None
     return args.game, specs, options
 
@@ -67,7 +67,8 @@ def _game_and_bots(args: argparse.Namespace) -> tuple[str, list[str], dict[str, 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="liars_dice, ludo or snakes")
     parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--bots", default="", help="kind per seat, comma-separated")
+    parser.add_argument("--bots", default="", help="kind per seat, comma-separated (a kind's own"
+                        " name=value parameters may follow it: standard:safe=8,risk=0.8)")
     parser.add_argument("--seed", default="0")
     parser.add_argument("--option", action="append", metavar="KEY=VALUE")
 

@@ -50,6 +50,23 @@ def _load(game: str) -> None:
     _loaded.add(game)
 
 
+def split_specs(text: str) -> list[str]:
+    """The bot specs of a comma-separated list such as ``--bots``.
+
+    A spec's own parameters are comma-separated too (``standard:safe=8,risk=0.8``),
+    so an item that names no kind (it has an ``=`` and no ``:``) continues the spec
+    before it: ``standard:safe=8,risk=0.8,priority`` is two specs. Empty items are
+    kept, for the caller to reject.
+    """
+    specs: list[str] = []
+    for item in text.split(","):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
 def make_bot(game: str, spec: str) -> Bot:
     """A bot from a spec such as ``standard``, ``prob:0.3`` or ``external:CMD``."""
     kind, _, param = spec.partition(":")

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from games.bots import split_specs
 from games.record import replay
 from tests.servers import manage
 
@@ -49,6 +50,7 @@ def test_replay_accepts_simulated_records_and_rejects_a_changed_die(tmp_path):
         ["simulate", "chess", "--players", "2"],
         ["simulate", "snakes", "--players", "9"],
         ["simulate", "snakes", "--players", "2", "--bots", "genius"],
+        ["simulate", "ludo", "--players", "2", "--bots", "standard:courage=2,random"],
         ["simulate", "snakes", "--players", "2", "--option", "nope=1"],
         ["simulate", "snakes", "--players", "2", "--option", "novalue"],
         ["simulate", "snakes"],
@@ -67,3 +69,18 @@ def test_tournament_prints_win_rates_with_intervals():
                     "--games", "40", "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert "95% CI" in result.stdout and "standard" in result.stdout
+
+
+def test_split_specs_keeps_a_kinds_own_parameters_with_it():
+    assert split_specs("standard:safe=8,risk=0.8,priority,prob:0.3") == [
+        "standard:safe=8,risk=0.8", "priority", "prob:0.3"]
+    assert split_specs("standard,random") == ["standard", "random"]
+    assert split_specs("risk=0.8,standard") == ["risk=0.8", "standard"]  # nothing to continue
+    assert split_specs("standard,,random") == ["standard", "", "random"]
+
+
+def test_tournament_takes_a_kind_with_several_parameters():
+    result = manage("tournament", "ludo", "--players", "2", "--bots",
+                    "standard:safe=8,risk=0.8,priority", "--games", "2", "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert "standard:safe=8,risk=0.8 x1" in result.stdout
