@@ -12,7 +12,7 @@ import sys
 from typing import Any, TextIO
 
 from .base import GameError
-from .bots import make_bot, split_specs
+from .bots import UnknownBot, make_bot, split_specs
 from .record import RecordError, dumps, loads, replay
 from .registry import game_names, get_game
 from .simulate import Lineup, external_report, run_tournament, simulate_record
@@ -59,7 +59,7 @@ def _game_and_bots(args: argparse.Namespace) -> tuple[str, list[str], dict[str, 
         for spec in dict.fromkeys(specs):
             make_bot(args.game, spec)
         game.resolve_options(args.players, options)
-    except (ValueError, GameError) as exc:  # UnknownBot, a bad parameter, a bad option
+    except (UnknownBot, GameError) as exc:
         raise UsageError(str(exc)) from None
     return args.game, specs, options
 

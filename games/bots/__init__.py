@@ -14,7 +14,8 @@ from collections.abc import Callable
 from .base import Action, Bot, RandomBot, UnknownBot
 from .external import ExternalBot
 
-__all__ = ["Action", "Bot", "RandomBot", "UnknownBot", "kinds_for", "make_bot", "register"]
+__all__ = ["Action", "Bot", "RandomBot", "UnknownBot", "kinds_for", "make_bot", "register",
+           "split_specs"]
 
 BotFactory = Callable[[str | None], Bot]
 _kinds: dict[str, dict[str, BotFactory]] = {}
@@ -68,7 +69,8 @@ def split_specs(text: str) -> list[str]:
 
 
 def make_bot(game: str, spec: str) -> Bot:
-    """A bot from a spec such as ``standard``, ``prob:0.3`` or ``external:CMD``."""
+    """A bot from a spec such as ``standard``, ``prob:0.3`` or ``external:CMD``;
+    ``UnknownBot`` for an unknown kind or parameters the kind rejects."""
     kind, _, param = spec.partition(":")
     if kind == "random":
         return RandomBot()
@@ -81,4 +83,7 @@ def make_bot(game: str, spec: str) -> Bot:
     if factory is None:
         known = ", ".join(kinds_for(game))
         raise UnknownBot(f"Unknown bot kind {kind!r} for {game}; known: {known}")
-    return factory(param or None)
+    try:
+        return factory(param or None)
+    except ValueError as exc:  # a kind rejects its parameters with ValueError
+        raise UnknownBot(f"{spec}: {exc}") from exc
