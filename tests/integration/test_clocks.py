@@ -33,7 +33,7 @@ import pytest
 
 from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
-from tests.integration.tables import poll_until
+from tests.integration.tables import close_rooms, poll_until
 from tests.servers import REPO_ROOT, free_port, python_for_servers
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres,
@@ -88,15 +88,6 @@ def room_versions(postgres_url: str, codes: list[str]) -> dict[str, int]:
         return dict(db.execute(
             "SELECT code, version FROM rooms_room WHERE code = ANY(%s) AND status <> 'closed'",
             (codes,)).fetchall())
-
-
-def close_rooms(postgres_url: str, game_ids: list[int]) -> None:
-    """Tests only: stop these games so no later server on this database plays them on."""
-    with psycopg.connect(postgres_url) as db:
-        db.execute("UPDATE rooms_game SET status = 'aborted', deadline = NULL"
-                   " WHERE id = ANY(%s) AND status = 'in_progress'", (game_ids,))
-        db.execute("UPDATE rooms_room SET status = 'closed' WHERE current_game_id = ANY(%s)",
-                   (game_ids,))
 
 
 def make_overdue(postgres_url: str, game_ids: list[int]) -> dict[int, int]:
