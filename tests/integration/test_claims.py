@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres,
 # even on a loaded machine: the server stamps an action when its loop reads
 # the frame. With 4 s and 0.5 s this test failed once (stale_version, a
 # timeout first) while the machine also ran other test servers (2026-12-03);
-# a read that late after the send is the likely cause.
+# a read that late was suspected then, but the failure seen again on
+# 2026-12-06 had another cause (``the_timer_came``).
 TURN_SECONDS = 6
 SEND_MARGIN = 2.5
 
@@ -96,7 +97,7 @@ async def test_a_roll_queued_past_the_deadline_is_applied_not_timed_out(
                 blocked process had claimed it, waited for the other's
                 database sweep (every 5 s), and the roll's claim (10 s from
                 its sending) could expire first: a timeout, then
-                stale_version (the failure of 2026-12-05)."""
+                stale_version (the failure of 2026-12-06)."""
                 if time.time() <= deadline + 0.3:
                     return False
                 score = timers.zscore("khelaghor:timers:due", key)
