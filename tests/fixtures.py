@@ -4,6 +4,8 @@ tests/conftest.py loads this module as a plugin, so every test package sees:
 
 - ``redis_service``, ``postgres_service``, ``chromium_path``: real services found
   (tests/services.py), skipped locally when missing and failed under CI=true;
+  after a test that used PostgreSQL, the games it left in progress are stopped
+  (``stop_games_left_in_progress``);
 - ``server``: one daphne on a migrated SQLite database per test process, shared
   by the browser tests (``server.env`` and ``server.database`` let a test read
   what it wrote or run manage.py against it);
@@ -35,6 +37,28 @@ def redis_service() -> str:
 def postgres_service() -> str:
     """URL of a PostgreSQL that answers (this worker's own database under xdist)."""
     return services.require_postgres()
+
+
+@pytest.fixture(autouse=True)
+def stop_games_left_in_progress(request):
+    """After every test that uses PostgreSQL, stop the games it started and
+    left in progress, passed or failed (``services.close_rooms``). A worker's
+    tests share its database, so a game one test left running was played on by
+    the next test's servers: they fired its deadlines and moved its computers on
+    the database threads that test was timing (how test_claims once failed,
+    2026-12-06). Games made before the test (a module's probe) are left alone."""
+    # A module's servers may ask for the database themselves (test_play's
+    # ``stacks``): the ``postgres`` mark says so where the fixture list does not.
+    if "postgres_service" not in request.fixturenames and not request.node.get_closest_marker(
+        "postgres"
+    ):
+        yield
+        return
+    url = request.getfixturevalue("postgres_service")
+    newest = services.newest_game_id(url)
+    yield
+    if left := services.games_in_progress_after(url, newest):
+        services.close_rooms(url, left)
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,6 @@ import pytest
 import redis as redis_client
 
 from tests import servers as started
-from tests.integration import tables
 from tests.servers import REPO_ROOT, free_port, python_for_servers
 from tests.servers import run_daphnes as servers
 
@@ -61,17 +60,6 @@ def shared_servers(postgres_service, redis_service):
     env = shared_env(postgres_service, redis_service)
     with servers(env, 2) as pair:
         yield pair
-
-
-@pytest.fixture
-def games_to_close(postgres_service):
-    """Append the ids of games a test leaves in progress on the worker's
-    PostgreSQL database: they are stopped after it, passed or failed
-    (``tables.close_rooms``), so later tests' servers do not play them on."""
-    game_ids: list[int] = []
-    yield game_ids
-    if game_ids:
-        tables.close_rooms(postgres_service, game_ids)
 
 
 # ---- a Redis that a test may take down ------------------------------------------------

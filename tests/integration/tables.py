@@ -196,16 +196,3 @@ def move_logs(postgres_url: str, game_ids: list[int]) -> dict[int, list[tuple]]:
         ):
             logs[game_id].append((seq, event, created_at.timestamp()))
     return logs
-
-
-def close_rooms(postgres_url: str, game_ids: list[int]) -> None:
-    """Stop these games and close their rooms, so no later server on this
-    database plays them on: a game left in progress has its deadlines fired,
-    and its computers move, in the next test's servers (a worker's tests share
-    its database), where they queue for the same database threads as that
-    test's own commands."""
-    with psycopg.connect(postgres_url) as db:
-        db.execute("UPDATE rooms_game SET status = 'aborted', deadline = NULL"
-                   " WHERE id = ANY(%s) AND status = 'in_progress'", (game_ids,))
-        db.execute("UPDATE rooms_room SET status = 'closed' WHERE current_game_id = ANY(%s)",
-                   (game_ids,))

@@ -53,7 +53,7 @@ def waiting_on_a_lock(db) -> bool:
 
 
 async def test_a_roll_queued_past_the_deadline_is_applied_not_timed_out(
-    postgres_service, redis_service, games_to_close
+    postgres_service, redis_service
 ):
     env = shared_env(postgres_service, redis_service,
                      KHELAGHOR_TURN_SECONDS=str(TURN_SECONDS), KHELAGHOR_DB_THREADS="1",
@@ -73,7 +73,6 @@ async def test_a_roll_queued_past_the_deadline_is_applied_not_timed_out(
         await tables.until(mover, lambda m: m["version"] == playing["version"])
         version, deadline = playing["version"], turn["deadline"]
         game_id = playing["game"]["id"]
-        games_to_close.append(game_id)
 
         with psycopg.connect(postgres_service) as holder, \
                 psycopg.connect(postgres_service, autocommit=True) as watcher:

@@ -33,8 +33,9 @@ import pytest
 
 from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
-from tests.integration.tables import close_rooms, poll_until
+from tests.integration.tables import poll_until
 from tests.servers import REPO_ROOT, free_port, python_for_servers
+from tests.services import close_rooms
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres,
               pytest.mark.slow]

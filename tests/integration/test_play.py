@@ -109,7 +109,8 @@ async def test_two_sessions_play_a_game_to_the_end_and_rematch(
             assert client.errors == [], f"{client.name} was refused: {client.errors}"
             assert tables.version_gaps(client) == [], f"{client.name} missed updates"
     finally:
-        # Leave game 2 to the computers so it ends on its own.
+        # Leave game 2 to the computers: on SQLite it ends on its own; on
+        # PostgreSQL stop_games_left_in_progress (tests/fixtures.py) stops it.
         for client in (host, guest):
             if client.ws is not None:
                 with contextlib.suppress(Exception):

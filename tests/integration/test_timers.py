@@ -143,7 +143,7 @@ RECLAIM_TURN_SECONDS = 2
 
 
 async def test_three_timeouts_hand_the_seat_to_a_computer_until_reclaimed(
-    postgres_service, redis_service, games_to_close
+    postgres_service, redis_service
 ):
     env = shared_env(postgres_service, redis_service,
                      KHELAGHOR_TURN_SECONDS=str(RECLAIM_TURN_SECONDS), KHELAGHOR_BOT_DELAY="0.05")
@@ -153,7 +153,6 @@ async def test_three_timeouts_hand_the_seat_to_a_computer_until_reclaimed(
         await host.connect(code)
         await tables.command(host, {"type": "add_bot"})
         await tables.start(host)
-        games_to_close.append(host.last["game"]["id"])
 
         takeover = await host.wait_for(
             lambda m: m["type"] == "update"
@@ -181,7 +180,7 @@ async def test_three_timeouts_hand_the_seat_to_a_computer_until_reclaimed(
         assert any(e["type"] == "roll" and e["seat"] == 0 for e in rolled["events"])
         # Refusals only for rolls the timer beat (their version had moved on).
         assert {e["code"] for e in host.errors} <= {"stale_version"}
-        # Leave the rest to the computer (the fixture stops the game if the
-        # servers stop first).
+        # Leave the rest to the computer (stop_games_left_in_progress, in
+        # tests/fixtures.py, stops the game if the servers stop first).
         await tables.command(host, {"type": "leave"})
         await tables.close_all(host)
