@@ -42,7 +42,7 @@ def postgres_service() -> str:
 @pytest.fixture(autouse=True)
 def stop_games_left_in_progress(request):
     """After every test that uses PostgreSQL, stop the games it started and
-    left in progress, passed or failed (``services.close_rooms``). A worker's
+    left in progress, passed or failed (``services.stop_games_after``). A worker's
     tests share its database, so a game one test left running was played on by
     the next test's servers: they fired its deadlines and moved its computers on
     the database threads that test was timing (how test_claims once failed,
@@ -57,8 +57,7 @@ def stop_games_left_in_progress(request):
     url = request.getfixturevalue("postgres_service")
     newest = services.newest_game_id(url)
     yield
-    if left := services.games_in_progress_after(url, newest):
-        services.close_rooms(url, left)
+    services.stop_games_after(url, newest)
 
 
 @pytest.fixture(scope="session")

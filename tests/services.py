@@ -168,47 +168,46 @@ def create_postgres_database(url: str) -> None:
         return
 
 
+def _has_games_table(db) -> bool:
+    """Whether a server has migrated this database yet."""
+    return db.execute("SELECT to_regclass('rooms_game')").fetchone()[0] is not None
+
+
 def newest_game_id(postgres_url: str) -> int:
-    """The highest game id on this database so far: 0 before any game, and
-    before the first server has migrated it."""
+    """The highest game id on this database so far (0 before any game)."""
     import psycopg
 
     with psycopg.connect(postgres_url) as db:
-        if db.execute("SELECT to_regclass('rooms_game')").fetchone()[0] is None:
+        if not _has_games_table(db):
             return 0
         return db.execute("SELECT coalesce(max(id), 0) FROM rooms_game").fetchone()[0]
 
 
-def games_in_progress_after(postgres_url: str, newest: int) -> list[int]:
-    """The games newer than ``newest`` still in progress on this database."""
+def stop_games_after(postgres_url: str, newest: int) -> None:
+    """Stop the games newer than ``newest`` still in progress, and close their
+    rooms, so no later server on this database plays them on: a game left in
+    progress has its deadlines fired, and its computers move, in the next
+    test's servers (a worker's tests share its database), where they queue for
+    the same database threads as that test's own commands. The rooms are
+    locked first, as the servers lock them before their games: a server may
+    still be playing these games (a module's servers outlive each test), and
+    the other order deadlocks with it."""
     import psycopg
 
     with psycopg.connect(postgres_url) as db:
-        if db.execute("SELECT to_regclass('rooms_game')").fetchone()[0] is None:
-            return []
-        rows = db.execute("SELECT id FROM rooms_game WHERE id > %s AND status = 'in_progress'"
-                          " ORDER BY id", (newest,)).fetchall()
-    return [game_id for (game_id,) in rows]
-
-
-def close_rooms(postgres_url: str, game_ids: list[int]) -> None:
-    """Stop these games and close their rooms, so no later server on this
-    database plays them on: a game left in progress has its deadlines fired,
-    and its computers move, in the next test's servers (a worker's tests share
-    its database), where they queue for the same database threads as that
-    test's own commands. The rooms are locked first, as the servers lock them
-    before their games: a server may still be playing these games (a module's
-    servers outlive each test), and the other order deadlocks with it."""
-    import psycopg
-
-    with psycopg.connect(postgres_url) as db:
-        db.execute("SELECT id FROM rooms_room WHERE id IN"
-                   " (SELECT room_id FROM rooms_game WHERE id = ANY(%s)) ORDER BY id FOR UPDATE",
-                   (game_ids,))
+        if not _has_games_table(db):
+            return
+        rooms = db.execute(
+            "SELECT id FROM rooms_room WHERE id IN (SELECT room_id FROM rooms_game"
+            " WHERE id > %s AND status = 'in_progress') ORDER BY id FOR UPDATE", (newest,)
+        ).fetchall()
+        if not rooms:
+            return
+        room_ids = [room_id for (room_id,) in rooms]
         db.execute("UPDATE rooms_game SET status = 'aborted', deadline = NULL"
-                   " WHERE id = ANY(%s) AND status = 'in_progress'", (game_ids,))
-        db.execute("UPDATE rooms_room SET status = 'closed' WHERE current_game_id = ANY(%s)",
-                   (game_ids,))
+                   " WHERE room_id = ANY(%s) AND id > %s AND status = 'in_progress'",
+                   (room_ids, newest))
+        db.execute("UPDATE rooms_room SET status = 'closed' WHERE id = ANY(%s)", (room_ids,))
 
 
 def use_worker_services(worker: str) -> None:

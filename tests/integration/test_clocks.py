@@ -35,7 +35,6 @@ from tests.integration import tables
 from tests.integration.conftest import servers, shared_env
 from tests.integration.tables import poll_until
 from tests.servers import REPO_ROOT, free_port, python_for_servers
-from tests.services import close_rooms
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.postgres,
               pytest.mark.slow]
@@ -125,35 +124,30 @@ async def test_deadlines_fire_through_a_redis_outage_and_broadcasts_resume(
     env = shared_env(postgres_service, private_redis.url,
                      KHELAGHOR_TURN_SECONDS="1", KHELAGHOR_BOT_DELAY="0.5",
                      KHELAGHOR_CHANNEL_PREFIX=f"kh_outage_{private_redis.port}")
-    game_ids: list[int] = []
-    try:
-        with servers(env, 2) as pair:
-            hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 4)
-            watch = DeadlineWatch(postgres_service, game_ids)
-            watch.start()
-            sockets = [host.ws for host in hosts]
-            await tables.until(hosts[0], lambda m: m["version"] > 10)  # the clocks turn
+    with servers(env, 2) as pair:
+        hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 4)
+        watch = DeadlineWatch(postgres_service, game_ids)
+        watch.start()
+        sockets = [host.ws for host in hosts]
+        await tables.until(hosts[0], lambda m: m["version"] > 10)  # the clocks turn
 
-            private_redis.stop()
-            down_at = time.time()
-            await asyncio.sleep(OUTAGE_SECONDS)  # the outage being tested, not a wait
-            private_redis.start()
-            up_at = time.time()
+        private_redis.stop()
+        down_at = time.time()
+        await asyncio.sleep(OUTAGE_SECONDS)  # the outage being tested, not a wait
+        private_redis.start()
+        up_at = time.time()
 
-            # The clients never reconnected: the same sockets hear new versions.
-            versions = room_versions(postgres_service, codes)
-            for host, code in zip(hosts, codes, strict=True):
-                heard = await host.wait_for(
-                    lambda m, v=versions[code]: m["type"] == "update" and m["version"] > v, 30)
-                assert heard["room"]["code"] == code
-            assert [host.ws for host in hosts] == sockets
-            watch.done.set()
-            watch.join(timeout=10)
-            await tables.close_all(*hosts)
-        logs = tables.move_logs(postgres_service, game_ids)
-    finally:
-        if game_ids:
-            close_rooms(postgres_service, game_ids)
+        # The clients never reconnected: the same sockets hear new versions.
+        versions = room_versions(postgres_service, codes)
+        for host, code in zip(hosts, codes, strict=True):
+            heard = await host.wait_for(
+                lambda m, v=versions[code]: m["type"] == "update" and m["version"] > v, 30)
+            assert heard["room"]["code"] == code
+        assert [host.ws for host in hosts] == sockets
+        watch.done.set()
+        watch.join(timeout=10)
+        await tables.close_all(*hosts)
+    logs = tables.move_logs(postgres_service, game_ids)
 
     late = lateness(watch, logs, down_at, up_at)
     print(f"\nRedis down {up_at - down_at:.1f} s: {len(late)} deadlines fired, "
@@ -215,28 +209,23 @@ async def test_overdue_deadlines_fire_after_a_full_restart_with_no_request(
     env = shared_env(postgres_service, private_redis.url,
                      KHELAGHOR_TURN_SECONDS="30", KHELAGHOR_BOT_DELAY="30",
                      KHELAGHOR_CHANNEL_PREFIX=f"kh_restart_{private_redis.port}")
-    game_ids: list[int] = []
-    try:
-        with servers(env, 2) as pair:
-            hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
-            await tables.close_all(*hosts)
-        # Everything is down, Redis too (its timers are lost). While it is, the
-        # pending decisions fall due: their deadlines move into the past.
-        private_redis.stop()
-        private_redis.start()
-        pending = make_overdue(postgres_service, game_ids)
-        assert sorted(pending) == sorted(game_ids), "no deadline fired before the restart"
+    with servers(env, 2) as pair:
+        hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
+        await tables.close_all(*hosts)
+    # Everything is down, Redis too (its timers are lost). While it is, the
+    # pending decisions fall due: their deadlines move into the past.
+    private_redis.stop()
+    private_redis.start()
+    pending = make_overdue(postgres_service, game_ids)
+    assert sorted(pending) == sorted(game_ids), "no deadline fired before the restart"
 
-        def fired_so_far():
-            logs = tables.move_logs(postgres_service, game_ids)
-            return {g: at for g in game_ids for seq, _, at in logs[g] if seq == pending[g]}
-
-        with daphnes_without_requests(env, 2) as listening:
-            fired = await poll_until(fired_so_far, lambda f: len(f) == len(game_ids))
+    def fired_so_far():
         logs = tables.move_logs(postgres_service, game_ids)
-    finally:
-        if game_ids:
-            close_rooms(postgres_service, game_ids)
+        return {g: at for g in game_ids for seq, _, at in logs[g] if seq == pending[g]}
+
+    with daphnes_without_requests(env, 2) as listening:
+        fired = await poll_until(fired_so_far, lambda f: len(f) == len(game_ids))
+    logs = tables.move_logs(postgres_service, game_ids)
 
     assert sorted(fired) == sorted(game_ids), "every overdue deadline fired"
     # Measured from when the restart was complete (both processes listening);
@@ -261,31 +250,26 @@ async def test_after_a_long_outage_the_clocks_pause_instead_of_firing(
                      KHELAGHOR_TURN_SECONDS="30", KHELAGHOR_BOT_DELAY="30",
                      KHELAGHOR_CLOCKS_PAUSE_AFTER="10",
                      KHELAGHOR_CHANNEL_PREFIX=f"kh_pause_{private_redis.port}")
-    game_ids: list[int] = []
-    try:
-        with servers(env, 2) as pair:
-            hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
-            await tables.close_all(*hosts)
-        # Down for two minutes, as far as the beat can tell, and every pending
-        # decision fell due meanwhile.
+    with servers(env, 2) as pair:
+        hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
+        await tables.close_all(*hosts)
+    # Down for two minutes, as far as the beat can tell, and every pending
+    # decision fell due meanwhile.
+    with psycopg.connect(postgres_service) as db:
+        db.execute("UPDATE rooms_siteclock SET beat = now() - interval '120 seconds'")
+    pending = make_overdue(postgres_service, game_ids)
+    assert sorted(pending) == sorted(game_ids)
+
+    def moved_on():
         with psycopg.connect(postgres_service) as db:
-            db.execute("UPDATE rooms_siteclock SET beat = now() - interval '120 seconds'")
-        pending = make_overdue(postgres_service, game_ids)
-        assert sorted(pending) == sorted(game_ids)
+            return dict(db.execute(
+                "SELECT id, extract(epoch FROM deadline - now()) FROM rooms_game"
+                " WHERE id = ANY(%s) AND deadline > now() + interval '60 seconds'",
+                (game_ids,)).fetchall())
 
-        def moved_on():
-            with psycopg.connect(postgres_service) as db:
-                return dict(db.execute(
-                    "SELECT id, extract(epoch FROM deadline - now()) FROM rooms_game"
-                    " WHERE id = ANY(%s) AND deadline > now() + interval '60 seconds'",
-                    (game_ids,)).fetchall())
-
-        with daphnes_without_requests(env, 2):
-            moved = await poll_until(moved_on, lambda m: len(m) == len(game_ids))
-            logs = tables.move_logs(postgres_service, game_ids)
-    finally:
-        if game_ids:
-            close_rooms(postgres_service, game_ids)
+    with daphnes_without_requests(env, 2):
+        moved = await poll_until(moved_on, lambda m: len(m) == len(game_ids))
+        logs = tables.move_logs(postgres_service, game_ids)
 
     assert sorted(moved) == sorted(game_ids), "every deadline moved on"
     # Overdue by 5 s when the 120 s outage ended: due in about 115 s now.
