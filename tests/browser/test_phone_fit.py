@@ -7,6 +7,8 @@
 - The Snakes & Ladders seat strip shows the players' names, not "Ru…".
 - Every page other than the table, in both languages, at 200% text on a 360 px
   phone: nothing scrolls sideways and no control is cut off.
+- On every page and table, at normal and at 200% text, no word is split across
+  two lines.
 
 Every table is on a server whose turns do not run out (``play.calm_server``);
 the test waits for the page's own state. Screenshots go to /tmp/shots-phone/.
@@ -245,6 +247,35 @@ CUT_OFF = """width => {
   return out;
 }"""
 
+# Words split across two lines (a button's "রাখুন" as "রাখু" over "ন"): every run
+# of letters between spaces, hyphens, dashes and slashes, where a line may break,
+# is measured by the lines its boxes stand on. Room codes, seeds and hashes
+# (code, translate="no") may break anywhere, and do; so may a player's name in a
+# seat's narrow box (a long one-word name has nowhere else to go).
+BROKEN_WORDS = """() => {
+  const out = [];
+  const skip = 'code, [translate=no], .visually-hidden, .seed-hash, .ld-name, .seat-name, '
+    + 'script, style';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const parent = node.parentElement;
+    if (!parent || !parent.getClientRects().length || parent.closest(skip)) continue;
+    for (const word of node.textContent.matchAll(/[^\\s\\-\u2013\u2014\\/]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(box => box.width > 0)
+                            .map(box => Math.round(box.top)));
+      if (lines.size > 1) out.push(parent.tagName.toLowerCase() + ' ' + word[0]);
+    }
+  }
+  return out;
+}"""
+
+
+def broken_words(page: Page) -> list[str]:
+    return page.evaluate(BROKEN_WORDS)
+
 
 def whole_page_shot(page: Page, path: Path) -> None:
     """The whole page at the text size set. Playwright's ``full_page`` screenshot
@@ -303,22 +334,26 @@ def test_every_other_page_fits_a_phone_at_200_percent_text(
     else:
         response = page.goto(player.base_url + PAGES[label].format(**finished_games))
         assert response is not None and response.status == STATUS.get(label, 200), label
-    set_text_size(page, 32)
-    expect(page.locator("html")).to_have_css("font-size", "32px")
     expect(page.locator("html")).to_have_attribute("lang", lang)
     if label.startswith("game-"):
         expect(page.locator("#replay, [data-url]").first).to_be_attached()
     if label == "my-games":
         expect(page.locator(".recent-games li")).to_have_count(1)
     page.evaluate("() => document.fonts.ready")
+    broken_at_normal_text = broken_words(page)
+    set_text_size(page, 32)
+    expect(page.locator("html")).to_have_css("font-size", "32px")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     cut = page.evaluate(CUT_OFF, PHONE["width"])
     wide = wider_than(page, PHONE["width"])
-    print(f"\n{label} {lang} 200% text: scrollWidth {width}; cut off {cut}; wide {wide}")
+    broken = broken_words(page)
+    print(f"\n{label} {lang} 200% text: scrollWidth {width}; cut off {cut}; wide {wide}; "
+          f"words broken {broken_at_normal_text} (normal text), {broken} (200%)")
     page.screenshot(path=str(shots / f"page-{label}-{lang}-text200-top.png"))
     whole_page_shot(page, shots / f"page-{label}-{lang}-text200.png")
     assert width <= PHONE["width"], (width, wide)
     assert not cut, cut
+    assert not broken_at_normal_text and not broken, (broken_at_normal_text, broken)
     set_text_size(page, 16)
 
 
@@ -369,6 +404,9 @@ def test_every_table_reads_in_its_language_at_normal_and_200_percent_text(
         cut_lines = page.evaluate("""() => [...document.querySelectorAll('.table-seat .seat-extra')]
             .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
         assert not cut_lines, cut_lines
+        broken = broken_words(page)
+        print(f"\n{table} {lang} {text_size} px: words broken {broken}")
+        assert not broken, broken
         open_more(page)
         page.screenshot(path=str(shots / f"table-{table}-{lang}-{text_size}px-more.png"))
         if lang == "bn":
