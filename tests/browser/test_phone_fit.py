@@ -8,7 +8,7 @@
 - Every page other than the table, in both languages, at 200% text on a 360 px
   phone: nothing scrolls sideways and no control is cut off.
 - On every page and table, at normal and at 200% text, no word is split across
-  two lines.
+  two lines; at 200% no radio or check box is squeezed narrower than it is tall.
 
 Every table is on a server whose turns do not run out (``play.calm_server``);
 the test waits for the page's own state. Screenshots go to /tmp/shots-phone/.
@@ -347,13 +347,20 @@ def test_every_other_page_fits_a_phone_at_200_percent_text(
     cut = page.evaluate(CUT_OFF, PHONE["width"])
     wide = wider_than(page, PHONE["width"])
     broken = broken_words(page)
+    # A radio or check box beside words that wrap is squeezed narrow by its row.
+    squeezed = page.evaluate("""() => [...document.querySelectorAll(
+        'input[type=radio], input[type=checkbox]')].filter(i => i.getClientRects().length)
+        .map(i => i.getBoundingClientRect()).filter(box => box.width < box.height - 1)
+        .map(box => Math.round(box.width) + 'x' + Math.round(box.height))""")
     print(f"\n{label} {lang} 200% text: scrollWidth {width}; cut off {cut}; wide {wide}; "
-          f"words broken {broken_at_normal_text} (normal text), {broken} (200%)")
+          f"words broken {broken_at_normal_text} (normal text), {broken} (200%); "
+          f"boxes squeezed {squeezed}")
     page.screenshot(path=str(shots / f"page-{label}-{lang}-text200-top.png"))
     whole_page_shot(page, shots / f"page-{label}-{lang}-text200.png")
     assert width <= PHONE["width"], (width, wide)
     assert not cut, cut
     assert not broken_at_normal_text and not broken, (broken_at_normal_text, broken)
+    assert not squeezed, squeezed
     set_text_size(page, 16)
 
 
