@@ -7,7 +7,8 @@
 - with reduced motion the moves jump instead of walking, and a quick reaction
   floats over the sender's seat in the other browser;
 - the countdown is right on a phone whose clock is an hour fast (server_time);
-- a connected page pings every 25 seconds.
+- a connected page pings every 25 seconds;
+- the host sets the party pace on a phone, and the server keeps it.
 
 Every table here is on a server whose turns do not run out during a test
 (``play.calm_server``): the game moves only when a page acts. What a page said
@@ -369,6 +370,34 @@ def test_the_host_chooses_an_easier_computer_for_new_players(players, server):
         room_id(server, code),
     )
     assert kinds == [("easy",), ("easy",)]
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_host_sets_the_party_pace_on_a_phone(players, server, lang):
+    """The pace is two choices whose words wrap (a select cut "Party: 30 seconds
+    a move, for n" off on a 360 px phone): the host taps the party one, the
+    server keeps it, and a reload shows it chosen."""
+    host = players("Tanvir", lang, PHONE)
+    host.start()
+    code = host.create_room("ludo", 4)
+    page = host.page
+    expect(page.get_by_test_id("pace-normal")).to_be_checked()
+    party = page.locator("label.choice", has=page.get_by_test_id("pace-party"))
+    words = party.inner_text()
+    assert ("৩০" if lang == "bn" else "30 seconds") in words, words
+    box = party.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    before = version(page)
+    party.click()
+    expect(page.locator("#room")).not_to_have_attribute("data-version", before)
+    assert query(server, "SELECT pace FROM rooms_room WHERE id = ?", room_id(server, code)) == [
+        ("party",)
+    ]
+    page.reload()  # what the server kept, not what the page last drew
+    host.wait_online()
+    expect(page.get_by_test_id("pace-party")).to_be_checked()
+    expect(page.get_by_test_id("pace-normal")).not_to_be_checked()
 
 
 @pytest.mark.timeout(180)

@@ -176,13 +176,17 @@
   function hostControls(room, open) {
     var box = el("section", { class: "card host-controls", "aria-labelledby": "host-title" },
       el("h2", { id: "host-title" }, gettext("Host")));
-    var pace = el("select", { id: "pace-select", "data-key": "pace", disabled: !S.connected, onchange: function () {
-      R.send({ type: "set_options", options: {}, pace: pace.value });
-    } },
-      el("option", { value: "normal", selected: room.pace === "normal" }, gettext("Normal: 15 seconds a move")),
-      el("option", { value: "party", selected: room.pace === "party" }, gettext("Party: 30 seconds a move, for new players")));
-    box.appendChild(el("label", { for: "pace-select" }, gettext("Pace")));
-    box.appendChild(pace);
+    // Two choices that wrap, as on the home page: a select clipped "Party: 30
+    // seconds a move, for n" on a 360 px phone once chosen.
+    var paces = el("div", { class: "choice-row" });
+    [["normal", gettext("Normal: 15 seconds a move")],
+     ["party", gettext("Party: 30 seconds a move, for new players")]].forEach(function (choice) {
+      var radio = el("input", { type: "radio", name: "pace", value: choice[0], checked: room.pace === choice[0],
+        "data-key": "pace-" + choice[0], "data-testid": "pace-" + choice[0], disabled: !S.connected,
+        onchange: function () { if (radio.checked) R.send({ type: "set_options", options: {}, pace: choice[0] }); } });
+      paces.appendChild(el("label", { class: "choice" }, radio, el("span", {}, choice[1])));
+    });
+    box.appendChild(el("fieldset", {}, el("legend", {}, gettext("Pace")), paces));
     var levels = botLevels(room);
     if (levels.length > 1) {
       // An easier computer for new players, the `standard` one, and where the
