@@ -377,7 +377,7 @@ def test_the_host_chooses_an_easier_computer_for_new_players(players, server):
 def test_the_host_sets_the_party_pace_on_a_phone(players, server, lang):
     """The pace is two choices whose words wrap (a select cut "Party: 30 seconds
     a move, for n" off on a 360 px phone): the host taps the party one, the
-    server keeps it, and a reload shows it chosen."""
+    server keeps it, and a reload shows it chosen; an arrow key goes back."""
     host = players("Tanvir", lang, PHONE)
     host.start()
     code = host.create_room("ludo", 4)
@@ -398,6 +398,18 @@ def test_the_host_sets_the_party_pace_on_a_phone(players, server, lang):
     host.wait_online()
     expect(page.get_by_test_id("pace-party")).to_be_checked()
     expect(page.get_by_test_id("pace-normal")).not_to_be_checked()
+
+    # By keyboard: an arrow key moves the choice, and the focus stays on it
+    # through the lobby's redraw.
+    page.get_by_test_id("pace-party").focus()
+    before = version(page)
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#room")).not_to_have_attribute("data-version", before)
+    expect(page.get_by_test_id("pace-normal")).to_be_checked()
+    expect(page.get_by_test_id("pace-normal")).to_be_focused()
+    assert query(server, "SELECT pace FROM rooms_room WHERE id = ?", room_id(server, code)) == [
+        ("normal",)
+    ]
 
 
 @pytest.mark.timeout(180)
