@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from rooms.admin import ReadOnlyAdmin, _with_reason
+from rooms.admin import ReadOnlyAdmin, _with_reason, game_filter, game_shown
 
 from . import ratings
 from .models import LeaderboardExclusion, Rating, RatingModerationLog
@@ -18,9 +18,9 @@ from .models import LeaderboardExclusion, Rating, RatingModerationLog
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
-    list_display = ["user", "game", "mu_shown", "sigma_shown", "games", "excluded",
+    list_display = ["user", game_shown, "mu_shown", "sigma_shown", "games", "excluded",
                     "updated_at"]
-    list_filter = ["game"]
+    list_filter = [game_filter("game")]
     search_fields = ["user__username"]
     list_select_related = ["user", "user__leaderboard_exclusion"]
     actions = ["reset_ratings", "exclude_players"]

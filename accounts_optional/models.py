@@ -18,15 +18,18 @@ DEFAULT_SIGMA = 25.0 / 3
 
 class Rating(models.Model):
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings",
+        verbose_name=_("account"),
     )
-    game = models.CharField(max_length=20)
-    mu = models.FloatField(default=DEFAULT_MU)
-    sigma = models.FloatField(default=DEFAULT_SIGMA)
-    games = models.PositiveIntegerField(default=0, help_text="Rated games played")
-    updated_at = models.DateTimeField(auto_now=True)
+    game = models.CharField(_("game"), max_length=20)
+    mu = models.FloatField(_("skill (μ)"), default=DEFAULT_MU)
+    sigma = models.FloatField(_("uncertainty (σ)"), default=DEFAULT_SIGMA)
+    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Rated games played"))
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="unique_rating_per_game")
         ]
@@ -41,9 +44,15 @@ class RatedGame(models.Model):
     once, however many processes see the game end."""
 
     game = models.OneToOneField("rooms.Game", on_delete=models.CASCADE, primary_key=True,
-                                related_name="+")
-    rated_at = models.DateTimeField(auto_now_add=True)
-    players = models.PositiveSmallIntegerField(help_text="Accounts whose rating changed")
+                                related_name="+", verbose_name=_("game"))
+    rated_at = models.DateTimeField(_("rated at"), auto_now_add=True)
+    players = models.PositiveSmallIntegerField(
+        _("players"), help_text=_("Accounts whose rating changed")
+    )
+
+    class Meta:
+        verbose_name = _("rated game")
+        verbose_name_plural = _("rated games")
 
 
 class RatingDue(models.Model):
@@ -53,22 +62,32 @@ class RatingDue(models.Model):
     (``ratings.rate_overdue``) instead of leaving the game unrated."""
 
     game = models.OneToOneField("rooms.Game", on_delete=models.CASCADE, primary_key=True,
-                                related_name="+")
-    seats = models.JSONField(help_text="Who sat where at the end: index, kind, user, computer")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+                                related_name="+", verbose_name=_("game"))
+    seats = models.JSONField(
+        _("seats"), help_text=_("Who sat where at the end: index, kind, user, computer")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("rating still to update")
+        verbose_name_plural = _("ratings still to update")
 
 
 class RatingChange(models.Model):
     """One rated game's effect on one rating: the points of its history chart."""
 
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes",
+                               verbose_name=_("rating"))
     game = models.ForeignKey("rooms.Game", null=True, on_delete=models.SET_NULL,
-                             related_name="+", help_text="Empty for a moderator's reset")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+                             related_name="+", help_text=_("Empty for a moderator's reset"),
+                             verbose_name=_("game"))
+    mu = models.FloatField(_("skill (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["created_at", "id"]
 
 
@@ -76,12 +95,17 @@ class LeaderboardExclusion(models.Model):
     """An account kept off every leaderboard (a cheater). Its ratings stay."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="leaderboard_exclusion")
-    reason = models.CharField(max_length=200)
+                                related_name="leaderboard_exclusion", verbose_name=_("account"))
+    reason = models.CharField(_("reason"), max_length=200)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("leaderboard exclusion")
+        verbose_name_plural = _("leaderboard exclusions")
 
     def __str__(self) -> str:
         return f"{self.user}: {self.reason}"
@@ -97,17 +121,22 @@ class RatingModerationLog(models.Model):
         INCLUDE = "include", _("Show on leaderboards again")
 
     moderator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("moderator"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    action = models.CharField(max_length=10, choices=Action.choices)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                             related_name="+")
-    game = models.CharField(max_length=20, blank=True, help_text="Empty: every game")
-    before = models.CharField(max_length=100, blank=True, help_text="The rating it replaced")
-    reason = models.CharField(max_length=200)
+                             related_name="+", verbose_name=_("account"))
+    game = models.CharField(_("game"), max_length=20, blank=True,
+                            help_text=_("Empty: every game"))
+    before = models.CharField(_("before"), max_length=100, blank=True,
+                              help_text=_("The rating it replaced"))
+    reason = models.CharField(_("reason"), max_length=200)
 
     class Meta:
+        verbose_name = _("rating moderation-log entry")
+        verbose_name_plural = _("rating moderation log")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

@@ -24,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from accounts_optional.forms import RateLimitedAdminLoginForm
+from games.registry import declarations
 
 from . import declared, errors, moderation
 from .models import Ban, Game, ModerationLog, MoveLog, Report, Room, Seat
@@ -113,6 +114,30 @@ class AgeFilter(admin.SimpleListFilter):
         return queryset
 
 
+def game_filter(path: str) -> type[admin.SimpleListFilter]:
+    """A filter by game that names the games in the page's language (the field
+    holds the registry's id, "liars_dice"). Its query parameter is the field's
+    path, as Django's own filter had it, so links made before still work."""
+
+    class GameFilter(admin.SimpleListFilter):
+        title = _("game")
+        parameter_name = path
+
+        def lookups(self, request, model_admin):
+            return [(game.id, declared.title_of(game.id)) for game in declarations()]
+
+        def queryset(self, request, queryset):
+            return queryset.filter(**{path: self.value()}) if self.value() else queryset
+
+    return GameFilter
+
+
+@admin.display(description=_("game"), ordering="game")
+def game_shown(row) -> str:
+    """A row's game by name, in the page's language."""
+    return declared.title_of(row.game)
+
+
 def _replay_link(game: Game | None):
     if game is None or game.status == Game.Status.IN_PROGRESS:
         return "—"
@@ -154,16 +179,17 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ["code", "game", "status", "visibility", "pace", "players", "created_at",
+    list_display = ["code", game_shown, "status", "visibility", "pace", "players", "created_at",
                     "last_activity", "latest_replay"]
-    list_filter = ["game", "status", "visibility", "pace", AgeFilter]
+    list_filter = [game_filter("game"), "status", "visibility", "pace", AgeFilter]
     search_fields = ["code", "seats__name"]
     date_hierarchy = "created_at"
     inlines = [SeatInline]
-    readonly_fields = ["code", "game", "options", "pace", "visibility", "status", "version",
+    readonly_fields = ["code", game_shown, "options", "pace", "visibility", "status", "version",
                        "next_server_seed_hash", "autostart_at", "closed_reason", "created_at",
                        "last_activity", "games_played", "reports_received"]
-    exclude = ["next_server_seed"]
+    # The game is shown by name (game_shown), never edited.
+    exclude = ["next_server_seed", "game"]
     actions = ["close_rooms"]
     change_form_template = "admin/rooms/room/change_form.html"
 
@@ -199,7 +225,8 @@ class RoomAdmin(admin.ModelAdmin):
         return format_html_join(
             ", ", '<a href="{}">#{} {}</a>',
             ((reverse("game_page", args=[g.id]) if g.status != Game.Status.IN_PROGRESS
-              else reverse("admin:rooms_game_change", args=[g.id]), g.number, g.status)
+              else reverse("admin:rooms_game_change", args=[g.id]), g.number,
+              g.get_status_display())
              for g in games),
         )
 
@@ -260,7 +287,7 @@ class RoomAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ["__str__", "room_link", "index", "kind", "name", "connections", "user",
                     "last_seen"]
-    list_filter = ["kind", "held", "room__game", "room__status"]
+    list_filter = ["kind", "held", game_filter("room__game"), "room__status"]
     search_fields = ["name", "room__code", "session_key", "user__username"]
     list_select_related = ["room", "user"]
     actions = ["remove_players", "rename_players", "ban_players"]
@@ -308,9 +335,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ["id", "room_code", "number", "game", "status", "started_at", "finished_at",
-                    "moves_link", "replay"]
-    list_filter = ["game", "status", ("started_at", admin.DateFieldListFilter)]
+    list_display = ["id", "room_code", "number", game_shown, "status", "started_at",
+                    "finished_at", "moves_link", "replay"]
+    list_filter = [game_filter("game"), "status", ("started_at", admin.DateFieldListFilter)]
     search_fields = ["room__code", "=id"]
     list_select_related = ["room"]
     exclude = ["server_seed"]  # the secret stays out of sight while a game is on
@@ -350,7 +377,7 @@ class MoveLogAdmin(ReadOnlyAdmin):
     """Append-only history: view it, never edit it."""
 
     list_display = ["game", "seq", "event_type", "summary", "created_at"]
-    list_filter = [EventTypeFilter, "game__game"]
+    list_filter = [EventTypeFilter, game_filter("game__game")]
     search_fields = ["game__room__code", "=game__id"]
     list_select_related = ["game__room"]
     fields = ["game", "seq", "created_at", "pretty_event"]

@@ -10,11 +10,20 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.base import Declaration
-from games.registry import declarations
+from games.registry import declaration, declarations
 
 # Events the room writes into every game's record, whatever the game
 # (docs/record.md): after each game's own event types in the admin's filter.
 ROOM_EVENT_TYPES = ("timeout", "takeover", "reclaim", "removed", "aborted")
+
+
+def title_of(game_id: str) -> str:
+    """A game's name in the active language (the admin's rooms, the dashboard);
+    an id no game declares, as it is."""
+    try:
+        return _(declaration(game_id).title)
+    except KeyError:
+        return game_id
 
 
 def event_types() -> list[str]:

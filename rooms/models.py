@@ -14,46 +14,52 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from . import clock
+from .declared import title_of
 
 
 class Room(models.Model):
     class Status(models.TextChoices):
-        LOBBY = "lobby"
-        PLAYING = "playing"
-        FINISHED = "finished"
-        CLOSED = "closed"
+        LOBBY = "lobby", _("Lobby")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CLOSED = "closed", _("Closed")
 
     class Pace(models.TextChoices):
-        NORMAL = "normal"
-        PARTY = "party"
+        NORMAL = "normal", _("Normal")
+        PARTY = "party", _("Party")
 
     class Visibility(models.TextChoices):
-        PRIVATE = "private"
-        PUBLIC = "public"
+        PRIVATE = "private", _("Private")
+        PUBLIC = "public", _("Public")
 
-    code = models.CharField(max_length=4, db_index=True)
-    game = models.CharField(max_length=20)
-    options = models.JSONField(default=dict, blank=True)
-    pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.NORMAL)
+    code = models.CharField(_("code"), max_length=4, db_index=True)
+    game = models.CharField(_("game"), max_length=20)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    pace = models.CharField(_("pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL)
     visibility = models.CharField(
-        max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
-    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.LOBBY
+    )
+    version = models.PositiveIntegerField(_("version"), default=0)
     # The commitment for the next game, shown in the lobby before anyone
     # contributes a client seed; it moves to the Game row at the start.
-    next_server_seed = models.CharField(max_length=64)
-    next_server_seed_hash = models.CharField(max_length=64)
-    autostart_at = models.DateTimeField(null=True, blank=True)
+    next_server_seed = models.CharField(_("next server seed"), max_length=64)
+    next_server_seed_hash = models.CharField(_("next server seed hash"), max_length=64)
+    autostart_at = models.DateTimeField(_("starts by itself at"), null=True, blank=True)
     # The game being played or last played; fetched with the room in one query.
     current_game = models.ForeignKey(
-        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("current game"),
     )
-    closed_reason = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_activity = models.DateTimeField(auto_now_add=True, db_index=True)
+    closed_reason = models.CharField(_("why it was closed"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_activity = models.DateTimeField(_("last activity"), auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
         constraints = [
             models.UniqueConstraint(
                 fields=["code"], condition=~Q(status="closed"), name="unique_open_room_code"
@@ -62,7 +68,8 @@ class Room(models.Model):
         indexes = [models.Index(fields=["status", "visibility", "game"])]
 
     def __str__(self) -> str:
-        return f"{self.code} ({self.game}, {self.status})"
+        # What the admin's titles and links say: the game and its status in words.
+        return f"{self.code} ({title_of(self.game)}, {self.get_status_display()})"
 
     @property
     def turn_seconds(self) -> float:
@@ -74,39 +81,49 @@ class Room(models.Model):
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
-        OPEN = "open"
-        HUMAN = "human"
-        BOT = "bot"
+        OPEN = "open", _("Open")
+        HUMAN = "human", _("Human")
+        BOT = "bot", _("Bot")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.OPEN)
-    session_key = models.CharField(max_length=64, blank=True, db_index=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, related_name="seats", verbose_name=_("room")
     )
-    name = models.CharField(max_length=40, blank=True)
-    bot_kind = models.CharField(max_length=40, blank=True)
-    held = models.BooleanField(default=False, help_text="A computer holds this human's seat")
+    index = models.PositiveSmallIntegerField(_("seat number"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.OPEN)
+    session_key = models.CharField(_("session"), max_length=64, blank=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        verbose_name=_("account"),
+    )
+    name = models.CharField(_("name"), max_length=40, blank=True)
+    bot_kind = models.CharField(_("computer kind"), max_length=40, blank=True)
+    held = models.BooleanField(
+        _("held by a computer"), default=False, help_text=_("A computer holds this human's seat")
+    )
     # Pass and play: a human seat played on another player's phone. It belongs
     # to the session that added it (session_key), which keeps its own seat too.
     on_device = models.BooleanField(
-        default=False, help_text="Played on the host's device (pass and play)"
+        _("pass and play"), default=False,
+        help_text=_("Played on the host's device (pass and play)"),
     )
-    connections = models.PositiveIntegerField(default=0)
-    last_seen = models.DateTimeField(null=True, blank=True)
-    disconnected_at = models.DateTimeField(null=True, blank=True)
-    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
-    client_seed = models.CharField(max_length=64, blank=True)
+    connections = models.PositiveIntegerField(_("connections"), default=0)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
+    consecutive_timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["index"]
         constraints = [
             models.UniqueConstraint(fields=["room", "index"], name="unique_seat_index")
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code} seat {self.index}: {self.name or self.kind}"
+        return _("%(code)s seat %(seat)s: %(who)s") % {
+            "code": self.room.code, "seat": self.index, "who": self.name or self.get_kind_display()
+        }
 
     # A socket's process may die without saying goodbye (SIGKILL, power), leaving
     # ``connections`` too high. So presence expires on its own: every message
@@ -135,48 +152,67 @@ class Seat(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress"
-        FINISHED = "finished"
-        ABORTED = "aborted"
+        IN_PROGRESS = "in_progress", _("In Progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
-    number = models.PositiveIntegerField()
-    game = models.CharField(max_length=20)
-    options = models.JSONField()
-    seats = models.JSONField(help_text="The record's seats, fixed at the start")
-    server_seed = models.CharField(max_length=64, help_text="Secret until the game ends")
-    server_seed_hash = models.CharField(max_length=64)
-    client_seed = models.CharField(max_length=400)
-    seq = models.PositiveIntegerField(default=0, help_text="Number of move-log entries")
-    nonce = models.PositiveIntegerField(default=0, help_text="Dice drawn so far")
-    status = models.CharField(
-        max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, related_name="games", verbose_name=_("room")
     )
-    placings = models.JSONField(default=list, blank=True)
-    turn_seat = models.SmallIntegerField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    deadline_kind = models.CharField(max_length=10, blank=True)  # "human" or "bot"
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    number = models.PositiveIntegerField(_("number"))
+    game = models.CharField(_("game"), max_length=20)
+    options = models.JSONField(_("options"))
+    seats = models.JSONField(_("seats"), help_text=_("The record's seats, fixed at the start"))
+    server_seed = models.CharField(
+        _("server seed"), max_length=64, help_text=_("Secret until the game ends")
+    )
+    server_seed_hash = models.CharField(_("server seed hash"), max_length=64)
+    client_seed = models.CharField(_("client seed"), max_length=400)
+    seq = models.PositiveIntegerField(
+        _("moves logged"), default=0, help_text=_("Number of move-log entries")
+    )
+    nonce = models.PositiveIntegerField(
+        _("dice drawn"), default=0, help_text=_("Dice drawn so far")
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.IN_PROGRESS,
+        db_index=True,
+    )
+    placings = models.JSONField(_("placings"), default=list, blank=True)
+    turn_seat = models.SmallIntegerField(_("seat to move"), null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    # "human" or "bot": whose decision the deadline waits for.
+    deadline_kind = models.CharField(_("whose deadline"), max_length=10, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         constraints = [
             models.UniqueConstraint(fields=["room", "number"], name="unique_game_number")
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code} game {self.number} ({self.game}, {self.status})"
+        return _("%(code)s game %(number)s (%(game)s, %(status)s)") % {
+            "code": self.room.code, "number": self.number, "game": title_of(self.game),
+            "status": self.get_status_display(),
+        }
 
 
 class MoveLog(models.Model):
     """Append-only: the ordered events of a game (record events and table events)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()
-    event = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
+    )
+    seq = models.PositiveIntegerField(_("position in the log"))
+    event = models.JSONField(_("event"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move-log entry")
+        verbose_name_plural = _("move logs")
         ordering = ["seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="unique_move_seq")
@@ -189,16 +225,22 @@ class MoveLog(models.Model):
 class Ban(models.Model):
     """A guest session or an account that may not create or join rooms."""
 
-    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    session_key = models.CharField(_("session"), max_length=64, blank=True, db_index=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        verbose_name=_("account"),
     )
-    reason = models.CharField(max_length=200)
+    reason = models.CharField(_("reason"), max_length=200)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        verbose_name = _("ban on a player")
+        verbose_name_plural = _("bans")
 
     def __str__(self) -> str:
         who = self.user or self.session_key[:8]
@@ -221,27 +263,34 @@ class Report(models.Model):
         SPAM = "spam", _("Spam")
         OTHER = "other", _("Other")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="reports")
-    game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, related_name="reports", verbose_name=_("room")
     )
-    seat = models.SmallIntegerField(null=True, blank=True, help_text="The seat reported, if any")
-    reason = models.CharField(max_length=20, choices=Reason.choices)
-    note = models.CharField(max_length=300, blank=True)
-    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports",
+        verbose_name=_("game"),
+    )
+    seat = models.SmallIntegerField(
+        _("seat"), null=True, blank=True, help_text=_("The seat reported, if any")
+    )
+    reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    session_key = models.CharField(_("session"), max_length=64, blank=True, db_index=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+",
+        related_name="+", verbose_name=_("account"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    resolved = models.BooleanField(default=False, db_index=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+    resolved = models.BooleanField(_("resolved"), default=False, db_index=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+",
+        related_name="+", verbose_name=_("resolved by"),
     )
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
         ordering = ["resolved", "-created_at"]
 
     def __str__(self) -> str:
@@ -260,18 +309,24 @@ class ModerationLog(models.Model):
         RESOLVE = "resolve", _("Resolve report")
 
     moderator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("moderator"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    action = models.CharField(max_length=10, choices=Action.choices)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     # Rooms are closed, never deleted, so the log keeps its room.
     room = models.ForeignKey(
-        Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation"
+        Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation",
+        verbose_name=_("room"),
     )
-    target = models.CharField(max_length=200, blank=True, help_text="Seat, name, session or user")
-    reason = models.CharField(max_length=200)
+    target = models.CharField(
+        _("target"), max_length=200, blank=True, help_text=_("Seat, name, session or user")
+    )
+    reason = models.CharField(_("reason"), max_length=200)
 
     class Meta:
+        verbose_name = _("moderation-log entry")
+        verbose_name_plural = _("moderation log")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -286,7 +341,11 @@ class SiteClock(models.Model):
     (``services.clocks_beat``): nobody loses a turn, or a seat to a computer,
     to a server that was not there."""
 
-    beat = models.DateTimeField()
+    beat = models.DateTimeField(_("clocks last ran"))
+
+    class Meta:
+        verbose_name = _("turn clocks")
+        verbose_name_plural = _("turn clocks")
 
     def __str__(self) -> str:
         return f"turn clocks last ran {self.beat:%Y-%m-%d %H:%M:%S}"

@@ -5,6 +5,7 @@ from django.utils.html import json_script
 
 from games.registry import declaration
 from rooms import declared
+from rooms.declared import title_of
 
 register = template.Library()
 
@@ -25,3 +26,9 @@ def declared_game(game_id):
 def games_json():
     """The browser's facts of every game, once per page: ``#kg-games``."""
     return json_script(declared.client_facts(), "kg-games")
+
+
+@register.filter
+def game_title(game_id: str) -> str:
+    """``{{ room.game|game_title }}``: the game's name in the page's language."""
+    return title_of(game_id)
