@@ -185,9 +185,10 @@ class RoomAdmin(admin.ModelAdmin):
     search_fields = ["code", "seats__name"]
     date_hierarchy = "created_at"
     inlines = [SeatInline]
-    readonly_fields = ["code", game_shown, "options", "pace", "visibility", "status", "version",
-                       "next_server_seed_hash", "autostart_at", "closed_reason", "created_at",
-                       "last_activity", "games_played", "reports_received"]
+    readonly_fields = ["code", game_shown, "current_game", "options", "pace", "visibility",
+                       "status", "version", "next_server_seed_hash", "autostart_at",
+                       "closed_reason", "created_at", "last_activity", "games_played",
+                       "reports_received"]
     # The game is shown by name (game_shown), never edited.
     exclude = ["next_server_seed", "game"]
     actions = ["close_rooms"]

@@ -5,7 +5,7 @@ Thin views: read the form, call ``rooms.moderation`` or a selector, answer.
 
 from __future__ import annotations
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -79,6 +79,8 @@ def report(request: HttpRequest, code: str) -> HttpResponse:
 @staff_member_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "admin/rooms/dashboard.html", {
+        # The admin's own header, sidebar and links ("Khelaghor moderation").
+        **admin.site.each_context(request),
         "title": _("Dashboard"),
         "stats": selectors.dashboard_stats(),
         "open_reports": Report.objects.filter(resolved=False).count(),

@@ -224,7 +224,11 @@ def test_the_dashboard_counts_rooms_games_players_and_today_s_timeouts(admin_cli
     assert stats["players_connected"] == 1
     assert stats["games_finished_today"] == 1
     assert (stats["timeouts_today"], stats["takeovers_today"]) == (2, 1)
-    assert room.code in page.content.decode()
+    html = page.content.decode()
+    assert room.code in html
+    # The admin's own header and the games by name, in the page's language.
+    assert page.context["site_header"] == "খেলাঘর মডারেশন"
+    assert "সাপ-লুডু" in html and "snakes" not in html
 
 
 def test_admin_index_and_game_and_seat_lists_render(admin_client):

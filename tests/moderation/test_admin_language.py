@@ -87,7 +87,8 @@ def test_a_room_s_admin_page_reads_in_bengali_and_in_english(admin_client):
         assert words in bengali, words
     for words in ("Visibility", "Next server seed hash", "Finished", "View site"):
         assert words not in bengali, words
-    assert 'name="game"' not in bengali  # shown by name, not a field to edit
+    # Shown, never fields to edit: a room's game, and the game it is playing.
+    assert 'name="game"' not in bengali and 'name="current_game"' not in bengali
     admin_client.cookies["django_language"] = "en"
     english = admin_client.get(url).content.decode()
     for words in ("Ludo", "Visibility", "Next server seed hash", "Rooms and games"):
