@@ -7,7 +7,7 @@ marked here so ``make messages`` keeps them in locale/bn, and the project's
 catalogue is read before Django's (LOCALE_PATHS), so its translations are the
 ones shown. Each msgid is Django's own, letter for letter:
 tests/moderation/test_admin_language.py checks that Django still has it.
-Nothing imports this module; it exists to be read by xgettext.
+The site never imports this module: xgettext reads it, and that test checks it.
 """
 
 from django.utils.translation import gettext_noop, ngettext_lazy

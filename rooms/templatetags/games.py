@@ -5,7 +5,6 @@ from django.utils.html import json_script
 
 from games.registry import declaration
 from rooms import declared
-from rooms.declared import title_of
 
 register = template.Library()
 
@@ -31,4 +30,4 @@ def games_json():
 @register.filter
 def game_title(game_id: str) -> str:
     """``{{ room.game|game_title }}``: the game's name in the page's language."""
-    return title_of(game_id)
+    return declared.title_of(game_id)
