@@ -19,6 +19,7 @@ words needs the real clock: test_turn_timer.py.)
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
@@ -446,3 +447,71 @@ def test_the_host_chooses_an_expert_computer_where_the_game_has_one(players, ser
     other.create_room("snakes", 2)
     expect(other.page.get_by_test_id("add-bot").first).to_be_visible()
     expect(other.page.locator("#bot-level")).to_have_count(0)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_a_friend_with_no_nickname_opens_the_link_and_gets_the_seat_they_tapped(
+    players, server, screenshots, lang
+):
+    """The share link reaches a friend who has never been here, so has no
+    nickname. Their "Sit here" used to send a join the server refused, and the
+    refusal was drawn into the lobby's head and wiped by the redraw that came
+    with it: on a phone the tap did nothing. Now the tap asks for the name next
+    to the field (scrolled to, focused), what they type survives the lobby's
+    redraws (the host adding a computer), the seat they tapped is the one they
+    get, and a refused name is said where they are looking and stays said."""
+    host = players("Rumi", lang, PHONE)
+    host.start()
+    code = host.create_room("ludo", 4)
+    friend = players("Tanvir", lang, PHONE)
+    page = friend.page
+    page.goto(f"{server.base_url}/r/{code}/")
+    friend.wait_online()
+    name = page.locator("#join-name")
+    expect(name).to_have_value("")
+    expect(name).not_to_be_in_viewport()  # below the seats, out of sight on a phone
+
+    before = version(page)
+    page.locator("[data-key=sit-3]").tap()
+    expect(name).to_be_focused()
+    expect(name).to_be_in_viewport()
+    hint = page.get_by_test_id("join-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("ডাকনাম" if lang == "bn" else "nickname")
+    expect(page.locator(".seat-row[data-seat='3']")).to_have_class(re.compile(r"\bis-wanted\b"))
+    assert version(page) == before, "nothing was sent: the seat waits for the name"
+    friend.shoot(screenshots, "lobby-friend-asked-for-a-name")
+
+    # A refused name is said on screen, and the redraw that follows keeps it.
+    page.keyboard.type("!!!")
+    page.keyboard.press("Enter")
+    alert = page.locator("#room-error")
+    expect(alert).to_be_visible()
+    expect(alert).to_be_in_viewport()
+    refusal = alert.inner_text()
+    assert refusal.strip(), "the refusal has words"
+    expect(page.locator("#room")).to_have_attribute("data-you-seat", "")
+
+    # The host adds a computer while the friend types: the lobby is drawn
+    # again, and neither the letters nor the caret are lost.
+    page.fill("#join-name", "")
+    page.keyboard.type("Tan")
+    before = version(page)
+    host.page.locator("[data-key=bot-1]").click()
+    expect(page.locator("#room")).not_to_have_attribute("data-version", before)
+    expect(page.locator(".seat-row[data-seat='1'] .tag")).to_have_count(1)
+    expect(name).to_be_focused()
+    page.keyboard.type("vir")
+    expect(name).to_have_value("Tanvir")
+
+    page.keyboard.press("Enter")
+    # Seat 2 is the lowest open one; the friend asked for seat 3.
+    expect(page.locator("#room")).to_have_attribute("data-you-seat", "3")
+    expect(host.page.locator(".seat-row[data-seat='3'] .seat-name")).to_have_text("Tanvir")
+    assert query(
+        server,
+        'SELECT kind FROM rooms_seat WHERE room_id = ? AND "index" = 3',
+        room_id(server, code),
+    ) == [("human",)]
+    expect(page.get_by_test_id("join-hint")).to_have_count(0)

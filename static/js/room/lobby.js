@@ -13,6 +13,11 @@
     var isHost = !!you.is_host, quick = room.visibility === "public";
     var seats = room.seats || [];
     var open = seats.filter(function (s) { return s.kind === "open"; }).length;
+    // A seat tapped before the name was given waits for it while it stays open.
+    if (mine !== null || !seats.some(function (s) { return s.seat === S.wantSeat && s.kind === "open"; })) {
+      S.wantSeat = null;
+    }
+    if (mine !== null) S.joinName = null;
     var root = R.root, title = R.gameTitle(room.game);
     KG.clear(root);
     R.stop("autostart");
@@ -38,7 +43,10 @@
     // Who is here.
     var list = el("ul", { class: "seat-list", "aria-label": gettext("Seats") });
     seats.forEach(function (s) {
-      var row = el("li", { class: "seat-row" + (s.seat === mine ? " is-you" : ""), "data-seat": s.seat },
+      var row = el("li", {
+        class: "seat-row" + (s.seat === mine ? " is-you" : "") + (s.seat === S.wantSeat ? " is-wanted" : ""),
+        "data-seat": s.seat,
+      },
         KG.seatBadge(s.seat),
         R.connDot(s),
         el("span", { class: "seat-name" }, s.kind === "open" ? gettext("Empty seat") : R.nameOf(s.seat)),
@@ -51,7 +59,7 @@
       if (s.kind === "open" && mine === null) {
         row.appendChild(el("button", {
           type: "button", class: "button-small button-primary", "data-key": "sit-" + s.seat,
-          disabled: !S.connected, onclick: function () { join(s.seat); },
+          disabled: !S.connected, onclick: function () { sitHere(s.seat, you); },
         }, gettext("Sit here")));
       }
       if (isHost && !quick && s.kind === "open") {
@@ -78,9 +86,18 @@
       el("h2", { id: "seats-title" }, gettext("Players")), list);
     if (isHost && !quick && open) seatsCard.appendChild(devicePlayerForm(room));
     if (mine === null) {
-      var nameInput = el("input", { id: "join-name", maxlength: "20", value: you.name || "", autocomplete: "nickname", "data-key": "join-name" });
-      seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) { ev.preventDefault(); join(null, nameInput.value); } },
+      // What is typed lives in the store: the lobby is drawn again on every
+      // change (a computer added, someone leaving), and the letters must stay.
+      var nameInput = el("input", {
+        id: "join-name", maxlength: "20", value: S.joinName !== null ? S.joinName : you.name || "",
+        autocomplete: "nickname", "data-key": "join-name",
+        "aria-describedby": S.wantSeat !== null ? "join-hint" : null,
+        oninput: function () { S.joinName = nameInput.value; },
+      });
+      seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) { ev.preventDefault(); join(S.wantSeat, nameInput.value); } },
         el("label", { for: "join-name" }, gettext("Your nickname")), nameInput,
+        S.wantSeat !== null ? el("p", { id: "join-hint", class: "hint join-hint", "data-testid": "join-hint" },
+          gettext("Choose a nickname to take the seat you tapped.")) : null,
         el("button", { type: "submit", class: "button-primary", "data-key": "join", "data-testid": "join-seat", disabled: !S.connected || open === 0 },
           open ? gettext("Take a seat") : gettext("The table is full"))));
     } else if (!isHost && !quick) {
@@ -223,6 +240,20 @@
     }, gettext("Start the game")));
     if (open) box.appendChild(el("p", { class: "hint" }, gettext("Every seat needs a player or a computer before the start.")));
     return box;
+  }
+
+  /* "Sit here" is one tap for a guest with a nickname. A friend who came by the
+     link has none yet: the server would refuse the seat, so the tap keeps the
+     seat and takes them to the name field instead (below the seats, out of
+     sight on a phone). */
+  function sitHere(seat, you) {
+    if (you.name) { join(seat); return; }
+    S.wantSeat = seat;
+    R.render();
+    var input = document.getElementById("join-name");
+    if (!input) return;
+    input.scrollIntoView({ block: "center", behavior: KG.reducedMotion() ? "auto" : "smooth" });
+    input.focus({ preventScroll: true });
   }
 
   function join(seat, name) {

@@ -15,22 +15,31 @@
         "aria-expanded": "false", "aria-controls": "more-panel",
         onclick: function () { R.toggleMore(R.root.dataset.more !== "open"); },
       }, pgettext("table sheet", "More")) : null,
-      el("p", { id: "room-error", class: "message message-error", role: "alert", hidden: true }));
+      // The lobby draws its head again on every change, so the message lives
+      // in the store (S.error) and each new head shows it until it expires.
+      el("p", { id: "room-error", class: "message message-error", role: "alert", hidden: !S.error }, S.error || ""));
   };
 
   R.showError = function (message) {
-    var box = document.getElementById("room-error");
-    if (!box || !message) return;
-    box.textContent = message;
-    box.hidden = false;
-    R.after("error", function () { box.hidden = true; }, 5000);
+    if (!message) return;
+    S.error = message;
+    paintError();
+    R.after("error", function () { S.error = null; paintError(); }, 5000);
   };
+  function paintError() {
+    var box = document.getElementById("room-error");
+    if (!box) return;
+    box.textContent = S.error || "";
+    box.hidden = !S.error;
+  }
 
   /* Rebuild the page from the store, keeping the focused control focused. */
   R.render = function (events) {
     if (!S.snap || !S.snap.room) return;
     var root = R.root;
     var active = document.activeElement, focusKey = active && active.dataset && active.dataset.key;
+    // A text field drawn again keeps the caret where it was, not at its start.
+    var caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
     var status = S.snap.room.status;
     var view = status === "lobby" ? "lobby" : status === "closed" ? "closed" : "table";
     if (root.dataset.view !== view) {
@@ -54,7 +63,12 @@
     var covered = S.parts && S.parts.cover && S.parts.cover.isConnected && !S.parts.cover.hidden;
     if (focusKey && document.activeElement !== active && !covered) {
       var again = root.querySelector('[data-key="' + focusKey + '"]');
-      if (again && !again.disabled) again.focus({ preventScroll: true });
+      if (again && !again.disabled) {
+        again.focus({ preventScroll: true });
+        if (caret && again.setSelectionRange && typeof again.selectionStart === "number") {
+          again.setSelectionRange(caret[0], caret[1]);
+        }
+      }
     }
   };
   KG.render = R.render;

@@ -42,6 +42,9 @@
     luck: {},              // game id -> the luck report, "loading" or "failed"
     botLevel: null,        // the host's choice of computer level in the lobby
     deviceName: "",        // the name typed for a player on this phone (lobby)
+    joinName: null,        // the nickname being typed to take a seat (lobby); null: none typed
+    wantSeat: null,        // the seat tapped before a nickname was given (lobby)
+    error: null,           // the refusal shown in the room's head, until it expires
     coverFor: null,        // the turn the pass-the-phone cover was last shown for
     resultsSeen: null,     // the game id whose results were last brought into view
     resultsClosed: null,   // the game id whose results sheet the player closed
