@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
+    # Before anything reads the Host: probes on the loopback carry no site
+    # name (config/views.py). After the two above, which add their headers.
+    "config.views.HealthzBeforeHostCheck",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Bengali unless the visitor or the browser's first language asks for English.

@@ -1,7 +1,7 @@
 """/healthz proves the database and the channel layer work, and names the timer backend."""
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 
 pytestmark = pytest.mark.django_db
 
@@ -21,10 +21,54 @@ def test_healthz_is_503_when_the_database_fails(client, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise connection.Database.OperationalError("database is down")
 
-    monkeypatch.setattr(connection, "cursor", broken_cursor)
+    # On the class: the check runs on a thread with a connection of its own.
+    monkeypatch.setattr(type(connections["default"]), "cursor", broken_cursor)
     response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
     assert body["ok"] is False
     assert body["database"].startswith("error")
     assert body["channel_layer"] == "ok"
+
+
+def test_healthz_answers_a_loopback_probe_whatever_the_allowed_hosts(client, settings):
+    """As deployed, DJANGO_ALLOWED_HOSTS names the site, and the probes ask each
+    process on 127.0.0.1:PORT: the probe gets its answer, while a page asked
+    with that host is still refused."""
+    settings.ALLOWED_HOSTS = ["khelaghor.example"]
+    response = client.get("/healthz", HTTP_HOST="127.0.0.1:8001")
+    assert response.status_code == 200, response.content
+    assert response.json()["ok"] is True
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert "Content-Security-Policy" in response
+    assert client.get("/", HTTP_HOST="127.0.0.1:8001").status_code == 400
+    assert client.get("/", HTTP_HOST="khelaghor.example").status_code == 200
+
+
+async def test_healthz_says_the_database_timed_out_rather_than_hanging(async_client, monkeypatch):
+    """A PostgreSQL that does not answer: the probe gets its 503 after
+    DATABASE_TIMEOUT, naming the database, not a hang of its own. (Through the
+    ASGI path, as daphne serves it: the check's thread is left waiting.)"""
+    import threading
+
+    from config import views
+
+    release = threading.Event()
+    returned = []
+
+    def hanging_check():
+        release.wait(30)
+        returned.append(True)
+        return "ok"
+
+    monkeypatch.setattr(views, "_check_database", hanging_check)
+    monkeypatch.setattr(views, "DATABASE_TIMEOUT", 0.2)
+    try:
+        response = await async_client.get("/healthz")
+        answered_while_hanging = not returned
+    finally:
+        release.set()
+    assert answered_while_hanging, "the answer waited for the hanging check"
+    assert response.status_code == 503
+    assert response.json()["database"] == "error: timeout"
+    assert response.json()["channel_layer"] == "ok"
