@@ -393,6 +393,10 @@ KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
 # long: deadlines, quick play's countdowns and the away rule all move on by the
 # gap (rooms.services.clocks_beat). A rolling restart never pauses them; 0 never.
 KHELAGHOR_CLOCKS_PAUSE_AFTER = float(os.environ.get("KHELAGHOR_CLOCKS_PAUSE_AFTER", "10"))
+# While Redis is away a process fires at once the deadlines of the rooms it has
+# sockets for, and those of other rooms this many seconds late, in case no
+# process has sockets for them (rooms.ticker).
+KHELAGHOR_OUTAGE_ELSEWHERE_GRACE = float(os.environ.get("KHELAGHOR_OUTAGE_ELSEWHERE_GRACE", "1.5"))
 
 # Games beyond games/registry.py's list, as module names that declare one
 # (``DECLARATION``), comma-separated; registered when the rooms app starts.

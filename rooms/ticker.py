@@ -10,8 +10,8 @@ path to it:
 - the *sweep*: overdue deadlines read straight from the database. Every
   SWEEP_SECONDS (with a grace, so it rarely races a claim) it catches what the
   backend lost; while the backend fails or stalls it runs every
-  OUTAGE_SWEEP_SECONDS with no grace, so the clocks keep turning through a
-  Redis outage.
+  OUTAGE_SWEEP_SECONDS, so the clocks keep turning through a Redis outage:
+  at once for the rooms this process hears, a little later for the others.
 
 Every EXPIRE_SECONDS the sweep also closes idle rooms and rates the games whose
 rating was lost with a dead process (``ratings.rate_overdue``).
@@ -35,11 +35,12 @@ import time
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from accounts_optional import ratings
 
-from . import clock, publish, services, threads
+from . import clock, fresh, publish, services, threads
 from .models import Game, Room
 from .timers import get_timer_backend, wakeup
 
@@ -52,6 +53,14 @@ MAX_SLEEP_SECONDS = 0.5
 SWEEP_SECONDS = 5.0
 SWEEP_GRACE_SECONDS = 1.0
 OUTAGE_SWEEP_SECONDS = 0.5
+# While Redis is away a room's update reaches only the sockets of the process
+# that made it (publish.deliver_here), so each process fires at once only the
+# deadlines of rooms it hears (a socket of it in the room's group), and those
+# of other rooms KHELAGHOR_OUTAGE_ELSEWHERE_GRACE seconds later, should no
+# process hear them (or the one that does be gone). Without it the first
+# process to sweep took them, and a table whose sockets were all on another
+# server went silent: its players missed their turns until Redis came back
+# (an operator's outage drill).
 # A claim that has not come back for this long counts as a failing backend
 # (a Redis that hangs rather than refuses), so the sweep takes over. Only the
 # call to the backend counts: firing what was claimed may be slow under load.
@@ -115,22 +124,34 @@ def rearm_all() -> int:
     return count
 
 
-def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS) -> int:
-    """Fire every deadline more than ``grace_seconds`` overdue in the database."""
-    late = clock.now() - timedelta(seconds=grace_seconds)
+def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS,
+          elsewhere_grace_seconds: float | None = None) -> int:
+    """Fire every deadline more than ``grace_seconds`` overdue in the database;
+    given ``elsewhere_grace_seconds`` (Redis away), a room no socket of this
+    process hears only once it is that much overdue."""
+    now = clock.now()
+    late = now - timedelta(seconds=grace_seconds)
+    late_elsewhere = (late if elsewhere_grace_seconds is None
+                      else now - timedelta(seconds=elsewhere_grace_seconds))
+
+    def ours(room_id: int, when) -> bool:
+        return when < late_elsewhere or fresh.hears(room_id)
+
     fired = 0
-    for game_id, seq in Game.objects.filter(
+    for game_id, seq, room_id, deadline in Game.objects.filter(
         status=Game.Status.IN_PROGRESS, deadline__lt=late
-    ).values_list("id", "seq"):
-        _fire_logged(f"g:{game_id}", seq)
-        threads.hand_over_held()  # each table's update as it is made
-        fired += 1
-    for room_id in Room.objects.filter(
+    ).values_list("id", "seq", "room_id", "deadline"):
+        if ours(room_id, deadline):
+            _fire_logged(f"g:{game_id}", seq)
+            threads.hand_over_held()  # each table's update as it is made
+            fired += 1
+    for room_id, when in Room.objects.filter(
         status=Room.Status.LOBBY, autostart_at__lt=late
-    ).values_list("id", flat=True):
-        _fire_logged(f"r:{room_id}", 0)
-        threads.hand_over_held()
-        fired += 1
+    ).values_list("id", "autostart_at"):
+        if ours(room_id, when):
+            _fire_logged(f"r:{room_id}", 0)
+            threads.hand_over_held()
+            fired += 1
     return fired
 
 
@@ -263,7 +284,11 @@ async def sweep_loop(health: Health) -> None:
         try:
             if degraded or now - last_sweep >= SWEEP_SECONDS:
                 last_sweep = now
-                await database_sync_to_async(sweep)(0.0 if degraded else SWEEP_GRACE_SECONDS)
+                if degraded:
+                    elsewhere = settings.KHELAGHOR_OUTAGE_ELSEWHERE_GRACE
+                    await database_sync_to_async(sweep)(0.0, elsewhere)
+                else:
+                    await database_sync_to_async(sweep)(SWEEP_GRACE_SECONDS)
             if now - last_expire >= EXPIRE_SECONDS:
                 last_expire = now
                 await database_sync_to_async(services.rooms_expire)()

@@ -154,3 +154,53 @@ async def test_a_table_on_one_server_plays_on_live_while_redis_is_away(
         await tables.close_all(host, guest)
         log = server.log()
     assert "a room's update went to the 2 socket(s) of this process only" in log
+
+
+async def test_a_table_on_one_server_hears_its_computers_while_redis_is_away(
+    postgres_service, private_redis
+):
+    """Two servers; both players' sockets on the first, as the recommended
+    proxy routes a room, and two computers at the table. While Redis is away
+    every process sweeps the database for due deadlines, and a computer's move
+    made by the second server reached its sockets only: none. The players
+    heard nothing, and timed out, until Redis was back (an operator's drill).
+    Now only the process that hears a room fires its deadlines at once; the
+    grace for the others is set beyond the test here, so a move the far
+    server made would show as a gap in the versions the players hear."""
+    env = shared_env(postgres_service, private_redis.url, KHELAGHOR_TURN_SECONDS="600",
+                     KHELAGHOR_OUTAGE_ELSEWHERE_GRACE="600",
+                     KHELAGHOR_CHANNEL_PREFIX=f"kh_near_{private_redis.port}")
+    with servers(env, 2) as (near, _far):
+        host, guest, _ = await tables.open_table(near.base_url, near.base_url, "snakes", 4)
+        await tables.start(host, guest)
+        private_redis.stop()
+        outage_began = {client.name: len(client.frames) for client in (host, guest)}
+
+        async def both_at_the_latest() -> None:
+            latest = max(host.version, guest.version)
+            for client in (host, guest):
+                await tables.until(client, lambda m, v=latest: m["version"] >= v, timeout=30)
+
+        computer_moves = 0
+        while computer_moves < 4:  # whole rounds: each human's move, then the computers'
+            await both_at_the_latest()
+            mover = next((c for c in (host, guest) if c.my_turn()), None)
+            if mover is None:  # the computers are playing: their moves come live
+                before = host.version
+                await tables.until(host, lambda m, v=before: m["version"] > v, timeout=30)
+                computer_moves += 1
+                continue
+            version = mover.version
+            await tables.command(mover, {"type": "action", "version": version,
+                                         "action": mover.last["game"]["legal"][0]})
+            await tables.until(mover, lambda m, v=version: m["version"] > v)
+        await both_at_the_latest()
+        for client in (host, guest):
+            heard = [f["version"] for f in client.frames[outage_began[client.name]:]
+                     if f["type"] == "update"]
+            assert heard, f"{client.name} heard nothing while Redis was away"
+            assert heard == list(range(heard[0], heard[0] + len(heard))), (
+                f"{client.name} missed updates: {heard}")
+        await tables.close_all(host, guest)
+        log = near.log()
+    assert "a room's update went to the 2 socket(s) of this process only" in log
