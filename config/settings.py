@@ -365,6 +365,11 @@ LOGGING = {
         "redis_outage": {"()": "config.logfilters.OutageRepeats"},
         "pool_outage": {"()": "config.logfilters.DatabaseOutageRepeats"},
         "clocks_outage": {"()": "config.logfilters.DatabaseOutageRepeats"},
+        # Our own notes, one per update, socket or deadline in an outage.
+        "publish_redis_away": {"()": "config.logfilters.OutageRepeats"},
+        "sockets_redis_away": {"()": "config.logfilters.OutageRepeats"},
+        "sockets_database_away": {"()": "config.logfilters.DatabaseOutageRepeats"},
+        "play_redis_away": {"()": "config.logfilters.OutageRepeats"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
@@ -375,6 +380,9 @@ LOGGING = {
         "channels_redis.pubsub": {"filters": ["redis_outage"]},
         "psycopg.pool": {"filters": ["pool_outage"]},
         "rooms.ticker": {"filters": ["clocks_outage"]},
+        "rooms.publish": {"filters": ["publish_redis_away"]},
+        "rooms.consumers": {"filters": ["sockets_redis_away", "sockets_database_away"]},
+        "rooms.services.play": {"filters": ["play_redis_away"]},
     },
 }
 

@@ -25,6 +25,7 @@ from django.utils import translation
 
 from config.cache import REDIS_AWAY
 from config.clients import scope_address, scope_language, socket_origin_matches
+from config.logfilters import DATABASE_AWAY_NOTE, REDIS_AWAY_NOTE
 from games.registry import declaration
 
 from . import clock, codes, errors, fresh, guessing, publish, seen, services, ticker
@@ -232,7 +233,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         except REDIS_AWAY as exc:
-            log.warning("a socket was turned away: the channel layer's Redis is away (%s)", exc)
+            log.warning("a socket was turned away: the channel layer's Redis is away (%s)", exc,
+                        extra=REDIS_AWAY_NOTE)
             await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -324,13 +326,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # subscription is left, and it carries nothing anyone here hears.
             # The seat is released all the same: it raised past that before,
             # and the player stayed "connected" until the silence showed.
-            log.warning("a closing socket could not leave its group: Redis is away (%s)", exc)
+            log.warning("a closing socket could not leave its group: Redis is away (%s)", exc,
+                        extra=REDIS_AWAY_NOTE)
         if self.counted:
             try:
                 await database_sync_to_async(services.connection_closed)(self.code, self.actor())
             except DATABASE_AWAY as exc:
                 log.warning("a closing socket's seat could not be written offline: the "
-                            "database is away (%s); this process tries again", exc)
+                            "database is away (%s); this process tries again", exc,
+                            extra=DATABASE_AWAY_NOTE)
                 late_closes.add(self.code, self.actor())
 
     def actor(self) -> services.Actor:
@@ -392,7 +396,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # The socket stays: the player sends it again once the database is
             # back. Raised out of here it ended the consumer, and the page
             # reconnected into the same outage.
-            log.warning("a message could not be handled: the database is away (%s)", exc)
+            log.warning("a message could not be handled: the database is away (%s)", exc,
+                        extra=DATABASE_AWAY_NOTE)
             await self._error(_database_away(), message_id)
 
     async def _turned_away(self, exc: Exception) -> None:
@@ -400,7 +405,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         told so, then closed with CLOSE_TRY_AGAIN (its page comes back with
         its backoff). Raised out of ``connect`` it ended the consumer with a
         traceback and an HTTP 500 or a bare close."""
-        log.warning("a socket was turned away: the database is away (%s)", exc)
+        log.warning("a socket was turned away: the database is away (%s)", exc,
+                    extra=DATABASE_AWAY_NOTE)
         await self._error(_database_away())
         self.closing = True
         await self.close(code=CLOSE_TRY_AGAIN)
@@ -542,7 +548,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await backend.claim_action_async(self.room_id, self.session_key, version,
                                              self.received_at)
         except Exception as exc:  # Redis is away: the action goes on, unclaimed
-            log.warning("could not claim an action (%s)", exc)
+            log.warning("could not claim an action (%s)", exc, extra=REDIS_AWAY_NOTE)
             return False
         return True
 
@@ -550,7 +556,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             await backend.release_action_async(self.room_id, self.session_key)
         except Exception as exc:  # the claim expires on its own
-            log.warning("could not release an action claim (%s)", exc)
+            log.warning("could not release an action claim (%s)", exc, extra=REDIS_AWAY_NOTE)
 
     async def do_reclaim(self, message):
         await self._call(services.seat_reclaim, message.get("seat"))
@@ -573,7 +579,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except REDIS_AWAY as exc:  # as a room's update: to this process's sockets at least
             heard = publish.deliver_here(self.channel_layer, group, message)
             log.warning("Redis is away (%s): a reaction went to the %d socket(s) of this "
-                        "process only", exc, heard)
+                        "process only", exc, heard, extra=REDIS_AWAY_NOTE)
 
     # ---- outgoing -------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
 
 from config.cache import REDIS_AWAY
+from config.logfilters import REDIS_AWAY_NOTE
 from games.registry import get_game
 
 from . import threads
@@ -172,7 +173,8 @@ async def _published_or_heard_here(layer, group: str, message: dict[str, Any], p
         heard = deliver_here(layer, group, message)
         log.warning("Redis is away (%s): a room's update went to the %d socket(s) of this "
                     "process only%s", exc, heard,
-                    "; the database sweep will fire its turn timer" if armed else "")
+                    "; the database sweep will fire its turn timer" if armed else "",
+                    extra=REDIS_AWAY_NOTE)
 
 
 def deliver_here(layer, group: str, message: dict[str, Any]) -> int:

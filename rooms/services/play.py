@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts_optional import ratings
+from config.logfilters import REDIS_AWAY_NOTE
 from games import base as engine_base
 from games.bots import make_bot
 from games.fairness import DiceStream, combine_client_seed, new_server_seed, seed_hash
@@ -371,7 +372,8 @@ def _action_claimed(room: Room, game_row: Game, seat: Seat) -> bool:
     try:
         claim = get_timer_backend().action_claim(room.id, seat.session_key)
     except Exception:  # Redis is away: deadlines go on as before (the sweep fires them)
-        log.warning("action claims unavailable; deadline of game %s fires", game_row.id)
+        log.warning("action claims unavailable; deadline of game %s fires", game_row.id,
+                    extra=REDIS_AWAY_NOTE)
         return False
     if claim is None:
         return False
