@@ -187,11 +187,20 @@ def _fire_claimed(claims, here=()) -> None:
 
 
 class Health:
-    """What the claims know about the timer backend, read by the sweep."""
+    """What the claims know about the timer backend, read by the sweep, and
+    whether the clocks' last beat was made, read by both."""
 
     def __init__(self) -> None:
         self.failing = True  # until the first claim and re-arm succeed
         self.claiming_since: float | None = None  # a call to the backend in flight
+        # Set while the last beat was made. When the database comes back after
+        # an outage the first beat may pause every clock for the gap; a
+        # deadline fired before it set its successor's deadline, which the
+        # pause then moved on too (a player got 42.6 s instead of 15 in an
+        # operator's drill). So nothing fires between a failed beat and the
+        # next one that is made.
+        self.beating = asyncio.Event()
+        self.beating.set()  # run() makes the first beat before the loops start
 
     def degraded(self) -> bool:
         since = self.claiming_since
@@ -228,6 +237,7 @@ async def claim_loop(health: Health) -> None:
     backend = get_timer_backend()
     wakeup.loop, wakeup.event = asyncio.get_running_loop(), asyncio.Event()
     while True:
+        await health.beating.wait()
         next_at = None
         try:
             health.claiming_since = time.monotonic()
@@ -278,11 +288,17 @@ async def sweep_loop(health: Health) -> None:
     last_sweep = last_expire = last_beat = time.monotonic()
     while True:
         now = time.monotonic()
-        if now - last_beat >= BEAT_SECONDS and await _beat():
-            last_beat = now
+        if now - last_beat >= BEAT_SECONDS:
+            if await _beat():
+                last_beat = now
+                health.beating.set()
+            else:
+                health.beating.clear()
         degraded = health.degraded()
         try:
-            if degraded or now - last_sweep >= SWEEP_SECONDS:
+            if not health.beating.is_set():
+                pass  # the database is away, or back before the beat that may pause
+            elif degraded or now - last_sweep >= SWEEP_SECONDS:
                 last_sweep = now
                 if degraded:
                     elsewhere = settings.KHELAGHOR_OUTAGE_ELSEWHERE_GRACE
