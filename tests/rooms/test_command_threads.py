@@ -222,6 +222,39 @@ def test_while_the_database_is_away_one_command_waits_and_the_others_are_refused
     assert ran == ["waited", "after"]
 
 
+def test_a_command_queued_before_the_outage_was_known_is_refused_not_run_as_a_new_wait():
+    """The first command to meet the outage waits the pool's whole timeout;
+    a player's message queued behind it used to run next and wait the whole
+    timeout again (18 s to its answer, not 10). Taken from the queue once the
+    outage is known, it is refused at once; the next command to arrive waits."""
+    pool = threads.CommandThreads(1)
+    timed_out, ran = threading.Event(), []
+
+    def first_to_wait() -> None:
+        timed_out.wait()  # as the pool's timeout runs: here until the test lets go
+        raise no_connection_error()
+
+    def note(name: str) -> str:
+        ran.append(name)
+        return name
+
+    async def scene() -> None:
+        first = pool.run(first_to_wait)
+        queued = pool.run(note, "queued")  # the outage is not known yet: it queues
+        assert not queued.done()
+        timed_out.set()
+        with pytest.raises(OperationalError):
+            await first
+        with pytest.raises(threads.DatabaseAway):
+            await queued
+        assert pool.database_away
+        assert await pool.run(note, "the next to wait") == "the next to wait"
+        assert not pool.database_away  # it got a connection: the database is back
+
+    asyncio.run(scene())
+    assert ran == ["the next to wait"]
+
+
 def test_a_lock_timeout_says_nothing_about_the_next_command():
     pool = threads.CommandThreads(1)
 
