@@ -284,6 +284,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_ROOM)
             return
         await self.accept()
+        sent_key = session.session_key
         try:
             self.session_key, self.user_id, room = await _door(
                 session, self.code, scope_address(self.scope))
@@ -301,6 +302,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(exc)
             await self.close(code=CLOSE_NO_ROOM)
             return
+        # The handshake brought no session cookie (a program that skipped the
+        # pages), or one the server could not use (expired, or its password
+        # changed): the session made for the socket has a key its client never
+        # learns, as no cookie can be set over a socket. A seat taken with it
+        # could never be found again, so join refuses it (do_join).
+        self.cookieless = self.session_key != sent_key
         self.owner = owner_tag(self.session_key)
         self.room_id = room.id
         self.secret_hands = declaration(room.game).secret_hands
@@ -451,6 +458,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return {"type": "pong"}
 
     async def do_join(self, message):
+        if self.cookieless:
+            raise errors.BadMessage(
+                "This connection came without a session cookie, so its seat could not be "
+                "kept for you: open the room's page first, then connect with its cookie")
         name = message.get("name")
         if name is not None:
             await self._set_nickname(name)

@@ -186,7 +186,9 @@ def _free_seat(seats: list[Seat], wanted: Any) -> Seat:
         if target is None:
             raise errors.RoomFull("Every seat is taken")
         return target
-    if not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted < len(seats):
+    if not isinstance(wanted, int) or isinstance(wanted, bool):
+        raise errors.BadMessage("A seat is given by its number, counted from 0")
+    if not 0 <= wanted < len(seats):
         raise errors.BadMessage("There is no such seat")
     if seats[wanted].kind != Seat.Kind.OPEN:
         raise errors.SeatTaken("That seat is taken")

@@ -139,6 +139,20 @@ def test_joining_takes_the_lowest_free_seat_and_again_returns_the_same_seat():
     assert Seat.objects.filter(room=room, kind="human").count() == 2
 
 
+@pytest.mark.parametrize(("seat", "says"), [
+    ("1", "A seat is given by its number, counted from 0"),  # a string: a number is meant
+    (True, "A seat is given by its number, counted from 0"),
+    (7, "There is no such seat"),
+    (-1, "There is no such seat"),
+])
+def test_a_seat_asked_for_wrongly_is_refused_saying_how(seat, says):
+    room, _ = new_room("ludo", 3)
+    with pytest.raises(errors.BadMessage) as refused:
+        services.seat_join(room.code, person("রুমি"), seat)
+    assert refused.value.template == says
+    assert Seat.objects.filter(room=room, kind="human").count() == 1
+
+
 def test_a_full_room_says_so():
     room, _ = new_room()
     services.seat_join(room.code, person("A"))

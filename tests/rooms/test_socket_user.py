@@ -1,7 +1,9 @@
 """Who a socket speaks for, through the real ASGI stack: a signed-in player's
 seat carries their account (ratings, bans by account), a session whose
 password hash no longer matches is a guest's, and a visitor with no cookie
-gets a session of their own. The socket finds the user itself, with its room
+gets a session of their own. A socket cannot set a cookie, so a session made
+for it is one its client never learns: such a socket watches, and is refused
+a seat (one it took could never be found again, an integrator found). The socket finds the user itself, with its room
 (rooms.consumers._door), not through Channels' AuthMiddleware."""
 
 from __future__ import annotations
@@ -53,7 +55,22 @@ async def test_a_signed_in_players_seat_carries_their_account():
     await socket.disconnect()
 
 
-async def test_a_session_whose_password_changed_is_a_guests():
+async def join_refused(code: str, key: str | None) -> dict:
+    socket = await connect(code, key)
+    snapshot = await receive(socket, "snapshot")
+    assert snapshot["you"]["seat"] is None
+    await socket.send_json_to({"type": "join", "name": "Rumi", "id": "j"})
+    refusal = await receive(socket, "error")
+    await socket.disconnect()
+    return refusal
+
+
+def seats_taken(code: str) -> list[int]:
+    return list(Seat.objects.filter(room__code=code).exclude(kind=Seat.Kind.OPEN)
+                .values_list("index", flat=True))
+
+
+async def test_a_session_whose_password_changed_is_flushed_and_takes_no_seat():
     key, user_id = await sync_to_async(signed_in)("nila")
 
     def change_password() -> None:
@@ -63,18 +80,28 @@ async def test_a_session_whose_password_changed_is_a_guests():
 
     await sync_to_async(change_password)()
     code = await sync_to_async(open_room)()
-    socket, index = await join(code, key)
-    seat_user_id, seat_key = await sync_to_async(seat_user)(code, index)
-    assert seat_user_id is None
-    assert seat_key != key  # the stale session was flushed, as Django's sign-in check does
+    refusal = await join_refused(code, key)
+    assert refusal["code"] == "bad_message" and refusal["id"] == "j"
+    assert "কুকি" in refusal["message"]  # in Bengali, the default
+    assert await sync_to_async(seats_taken)(code) == [0], "only the host sits"
+    # The stale session was flushed, as Django's sign-in check does.
     assert not await sync_to_async(Session.objects.filter(session_key=key).exists)()
-    await socket.disconnect()
 
 
-async def test_a_visitor_without_a_cookie_gets_a_session_and_a_seat():
+async def test_a_visitor_without_a_cookie_watches_and_is_told_to_open_the_page_to_sit():
     code = await sync_to_async(open_room)()
-    socket, index = await join(code, None)
-    seat_user_id, seat_key = await sync_to_async(seat_user)(code, index)
-    assert seat_user_id is None
-    assert await sync_to_async(Session.objects.filter(session_key=seat_key).exists)()
+    refusal = await join_refused(code, None)
+    assert refusal["code"] == "bad_message"
+    assert "কুকি" in refusal["message"]  # in Bengali, the default
+    assert await sync_to_async(seats_taken)(code) == [0]
+    # With a session the pages gave it, the same visitor sits.
+    socket, index = await join(code, await sync_to_async(guest_key)())
+    assert index == 1
     await socket.disconnect()
+
+
+def guest_key() -> str:
+    client = Client()
+    client.get("/")
+    client.post("/nickname/", {"name": "Rumi", "next": "/"})
+    return client.session.session_key
