@@ -3,8 +3,9 @@ seat carries their account (ratings, bans by account), a session whose
 password hash no longer matches is a guest's, and a visitor with no cookie
 gets a session of their own. A socket cannot set a cookie, so a session made
 for it is one its client never learns: such a socket watches, and is refused
-a seat (one it took could never be found again, an integrator found). The socket finds the user itself, with its room
-(rooms.consumers._door), not through Channels' AuthMiddleware."""
+a seat (one it took could never be found again, an integrator found). The
+socket finds the user itself, with its room (rooms.consumers._door), not
+through Channels' AuthMiddleware."""
 
 from __future__ import annotations
 
