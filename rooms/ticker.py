@@ -53,14 +53,6 @@ MAX_SLEEP_SECONDS = 0.5
 SWEEP_SECONDS = 5.0
 SWEEP_GRACE_SECONDS = 1.0
 OUTAGE_SWEEP_SECONDS = 0.5
-# While Redis is away a room's update reaches only the sockets of the process
-# that made it (publish.deliver_here), so each process fires at once only the
-# deadlines of rooms it hears (a socket of it in the room's group), and those
-# of other rooms KHELAGHOR_OUTAGE_ELSEWHERE_GRACE seconds later, should no
-# process hear them (or the one that does be gone). Without it the first
-# process to sweep took them, and a table whose sockets were all on another
-# server went silent: its players missed their turns until Redis came back
-# (an operator's outage drill).
 # A claim that has not come back for this long counts as a failing backend
 # (a Redis that hangs rather than refuses), so the sweep takes over. Only the
 # call to the backend counts: firing what was claimed may be slow under load.
@@ -128,7 +120,14 @@ def sweep(grace_seconds: float = SWEEP_GRACE_SECONDS,
           elsewhere_grace_seconds: float | None = None) -> int:
     """Fire every deadline more than ``grace_seconds`` overdue in the database;
     given ``elsewhere_grace_seconds`` (Redis away), a room no socket of this
-    process hears only once it is that much overdue."""
+    process hears only once it is that much overdue.
+
+    While Redis is away a room's update reaches only the sockets of the process
+    that made it (publish.deliver_here), so the process that hears a room
+    should make its moves; the grace is for a room no process hears, or whose
+    process is gone. Without it the first process to sweep took every room,
+    and a table whose sockets were all on another server went silent: its
+    players missed their turns until Redis came back (an operator's drill)."""
     now = clock.now()
     late = now - timedelta(seconds=grace_seconds)
     late_elsewhere = (late if elsewhere_grace_seconds is None
