@@ -5,8 +5,9 @@ import uuid
 import pytest
 from django.core.cache import cache
 
-from rooms import clock, services
+from rooms import clock, fresh, services
 from rooms.services import Actor
+from rooms.timers import reset_timer_backend
 
 
 def person(name: str = "Tanvir") -> Actor:
@@ -14,12 +15,22 @@ def person(name: str = "Tanvir") -> Actor:
     return Actor(session_key=uuid.uuid4().hex, name=name)
 
 
+def _forget_the_process_state() -> None:
+    """What a test process keeps between tests: the game states, the timer
+    backend's deadlines (the in-process heap) and the rooms' kept rows. A
+    deadline another test armed for a game with the same id, due once a test
+    moves the clock on, showed in that test's claims (a flaky CI run)."""
+    services.forget_cached_states()
+    reset_timer_backend()
+    fresh.forget_all()
+
+
 @pytest.fixture(autouse=True)
 def _instant_computers_and_fresh_state(settings):
     settings.KHELAGHOR_BOT_DELAY = 0
     clock.reset()
     cache.clear()
-    services.forget_cached_states()
+    _forget_the_process_state()
     yield
     clock.reset()
 
@@ -32,7 +43,7 @@ def paced_computers(settings):
     ``pytestmark = pytest.mark.usefixtures("paced_computers")``."""
     settings.KHELAGHOR_BOT_DELAY = 1.0
     clock.reset()
-    services.forget_cached_states()
+    _forget_the_process_state()
     yield
     clock.reset()
 
