@@ -17,15 +17,9 @@ from django.conf import settings
 from rooms import clock, fresh, services, ticker
 from rooms.models import Game, Room
 from tests.room_fixtures import paced_computers, person  # noqa: F401 - a fixture, by name
+from tests.rooms.test_action_claims import pending, started_snakes
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("paced_computers")]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_clock():
-    clock.reset()
-    yield
-    clock.reset()
 
 
 @pytest.fixture
@@ -36,12 +30,8 @@ def fired(monkeypatch):
 
 
 def playing_room() -> tuple[Room, Game]:
-    host, guest = person("Tanvir"), person("রুমি")
-    room = services.room_create(actor=host, game="snakes", seats=2)
-    services.seat_join(room.code, guest)
-    services.game_start(room.code, host)
-    room = Room.objects.get(id=room.id)
-    return room, Game.objects.get(id=room.current_game_id)
+    room, _players = started_snakes()
+    return room, pending(room)
 
 
 def overdue_by(when, seconds: float) -> None:
