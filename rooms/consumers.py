@@ -500,6 +500,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def do_remove_bot(self, message):
         await self._call(services.bot_remove, message.get("seat"))
 
+    async def do_free_seat(self, message):
+        await self._call(services.seat_free, message.get("seat"))
+
     async def do_add_device_player(self, message):
         name = message.get("name")
         try:  # refused in this page's language, like a nickname (do_join)

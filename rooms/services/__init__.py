@@ -58,6 +58,7 @@ from .lobby import (
     options_set,
     play_now,
     room_create,
+    seat_free,
     seat_join,
     seat_leave,
     seat_seed,
@@ -90,6 +91,6 @@ __all__ = [
     "log_table_event", "open_seat", "options_set", "play_now", "rearm", "room_autostart",
     "room_close", "room_create", "room_get", "room_start_now", "rooms_expire", "seat_bot",
     "seat_index_of",
-    "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seats_seen",
+    "seat_free", "seat_join", "seat_leave", "seat_reclaim", "seat_seed", "seats_seen",
     "snapshot_for",
 ]

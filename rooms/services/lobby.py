@@ -264,6 +264,29 @@ def bot_remove(code: str, actor: Actor, seat: int) -> Change:
 
 
 @transaction.atomic
+def seat_free(code: str, actor: Actor, seat: Any) -> Change:
+    """The host of a private table opens the seat of a player who went away in
+    the lobby (closed the page, or not heard from for 40 s), so that another
+    friend can sit there. A player who is here keeps their seat: only they
+    may leave it. They can sit again while the seat stays open."""
+    room = locked(code)
+    seats = seats_of(room)
+    require_host(seats, actor)
+    if room.status != Room.Status.LOBBY or room.visibility != Room.Visibility.PRIVATE:
+        raise errors.WrongStatus("A seat is freed in the lobby of a private table")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < len(seats):
+        raise errors.BadMessage("That seat has no other player")
+    target = seats[seat]
+    if target.kind != Seat.Kind.HUMAN or target.on_device:
+        raise errors.BadMessage("That seat has no other player")
+    if target.connected:
+        raise errors.WrongStatus("{name} is here; only a player who is away can be moved",
+                                 name=target.name)
+    open_seat(target)
+    return commit(room, Change(room.id, [{"type": "left", "seat": seat}]))
+
+
+@transaction.atomic
 def device_player_add(code: str, actor: Actor, seat: int | None, name: Any) -> Change:
     """Pass and play: the host seats a player who shares the host's phone. The
     seat is the host session's, with its own name; it is never rated (one

@@ -515,3 +515,52 @@ def test_a_friend_with_no_nickname_opens_the_link_and_gets_the_seat_they_tapped(
         room_id(server, code),
     ) == [("human",)]
     expect(page.get_by_test_id("join-hint")).to_have_count(0)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_host_frees_the_seat_of_a_friend_who_left_the_lobby_and_another_friend_sits(
+    players, server, screenshots, lang
+):
+    """A friend sat, then closed the page. Their seat held their name until the
+    start, so a second friend found the table full. The host's "Free seat"
+    gives it back; a friend who is still here is refused by name and keeps it."""
+    host = players("Rumi", lang, PHONE)
+    first = players("Tanvir", lang, PHONE)
+    host.start()
+    first.start()
+    code = host.create_room("ludo", 2)
+    first.join_by_typing(code)
+    seat = host.page.locator(".seat-row[data-seat='1']")
+    expect(seat.locator(".seat-name")).to_have_text("Tanvir")
+    expect(seat.locator(".conn")).to_have_class(re.compile(r"\bon\b"))
+
+    # Here: the server refuses, names them, and the seat stays theirs.
+    before = version(host.page)
+    seat.locator("[data-key=free-1]").click()
+    alert = host.page.locator("#room-error")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("Tanvir")
+    expect(seat.locator(".seat-name")).to_have_text("Tanvir")
+    assert version(host.page) == before
+
+    # The friend closes the page: the host sees them away, and frees the seat.
+    first.close()
+    expect(seat.locator(".conn")).not_to_have_class(re.compile(r"\bon\b"))
+    host.shoot(screenshots, "lobby-host-sees-a-friend-away")
+    free = seat.locator("[data-key=free-1]")
+    expect(free).to_have_attribute(
+        "aria-label", re.compile("Tanvir-এর আসন খালি করুন" if lang == "bn" else "Free Tanvir's seat"))
+    free.click()
+    expect(seat.locator(".seat-name")).to_have_text("খালি আসন" if lang == "bn" else "Empty seat")
+    assert query(
+        server, 'SELECT kind, name FROM rooms_seat WHERE room_id = ? AND "index" = 1',
+        room_id(server, code),
+    ) == [("open", "")]
+
+    second = players("Mitu", lang, PHONE)
+    second.start()
+    second.join_by_typing(code)
+    expect(seat.locator(".seat-name")).to_have_text("Mitu")
+    expect(host.page.get_by_test_id("start")).to_be_enabled()
+    assert not host.errors and not second.errors

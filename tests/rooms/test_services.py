@@ -153,6 +153,95 @@ def test_a_seat_asked_for_wrongly_is_refused_saying_how(seat, says):
     assert Seat.objects.filter(room=room, kind="human").count() == 1
 
 
+def lobby_with_a_friend_who_left(game: str = "ludo", seats: int = 3):
+    """A private lobby: the host, and a friend in seat 1 whose page has closed."""
+    room, host = new_room(game, seats)
+    friend = person("রুমি")
+    services.seat_join(room.code, friend, over_socket=True)
+    services.connection_closed(room.code, friend)
+    return room, host, friend
+
+
+def test_the_host_frees_the_seat_of_a_friend_who_went_away_and_another_friend_sits():
+    room, host, friend = lobby_with_a_friend_who_left()
+    version = Room.objects.get(id=room.id).version
+    change = services.seat_free(room.code, host, 1)
+    assert change.events == [{"type": "left", "seat": 1}]
+    seat = Seat.objects.get(room=room, index=1)
+    assert (seat.kind, seat.session_key, seat.name) == ("open", "", "")
+    assert Room.objects.get(id=room.id).version == version + 1
+    services.seat_join(room.code, person("Mitu"), 1)
+    assert Seat.objects.get(room=room, index=1).name == "Mitu"
+
+
+def test_a_friend_whose_page_went_silent_counts_as_away_and_can_be_freed():
+    room, host = new_room("ludo", 3)
+    friend = person("রুমি")
+    services.seat_join(room.code, friend, over_socket=True)  # the socket never closes
+    with pytest.raises(errors.WrongStatus):
+        services.seat_free(room.code, host, 1)
+    clock.advance(Seat.SILENT_AFTER_SECONDS + 1)
+    services.seat_free(room.code, host, 1)
+    assert Seat.objects.get(room=room, index=1).kind == "open"
+
+
+def test_a_friend_who_is_here_keeps_the_seat_and_is_told_by_name():
+    room, host = new_room("ludo", 3)
+    services.seat_join(room.code, person("রুমি"), over_socket=True)
+    version = Room.objects.get(id=room.id).version
+    with pytest.raises(errors.WrongStatus) as refused:
+        services.seat_free(room.code, host, 1)
+    assert "রুমি" in refused.value.message
+    assert Seat.objects.get(room=room, index=1).name == "রুমি"
+    assert Room.objects.get(id=room.id).version == version
+
+
+@pytest.mark.parametrize(("seat", "error"), [
+    (0, errors.BadMessage),  # the host's own
+    (2, errors.BadMessage),  # a computer
+    (3, errors.BadMessage),  # open
+    (9, errors.BadMessage),
+    ("1", errors.BadMessage),
+    (True, errors.BadMessage),
+    (None, errors.BadMessage),
+])
+def test_freeing_a_seat_that_holds_no_away_friend_is_refused_and_changes_nothing(seat, error):
+    room, host, friend = lobby_with_a_friend_who_left("ludo", 4)
+    services.bot_add(room.code, host, 2)
+    version = Room.objects.get(id=room.id).version
+    with pytest.raises(error):
+        services.seat_free(room.code, host, seat)
+    assert Room.objects.get(id=room.id).version == version
+    assert [s.kind for s in Seat.objects.filter(room=room).order_by("index")] == [
+        "human", "human", "bot", "open"]
+
+
+def test_only_the_host_frees_a_seat_and_only_in_a_private_lobby():
+    room, host, friend = lobby_with_a_friend_who_left()
+    with pytest.raises(errors.NotHost):
+        services.seat_free(room.code, person("Mitu"), 1)
+    services.bot_add(room.code, host, 2)
+    services.game_start(room.code, host)
+    with pytest.raises(errors.WrongStatus):
+        services.seat_free(room.code, host, 1)
+    public_host = person("Host")
+    public = services.play_now(actor=public_host, game="snakes")
+    services.seat_join(public.code, person("Stranger"))  # over HTTP: not connected yet
+    assert Seat.objects.get(room=public, index=0).session_key == public_host.session_key
+    with pytest.raises(errors.WrongStatus):
+        services.seat_free(public.code, public_host, 1)
+    assert Seat.objects.get(room=public, index=1).kind == "human"
+
+
+def test_a_phone_player_is_removed_as_such_not_freed():
+    room, host = new_room("ludo", 3)
+    services.device_player_add(room.code, host, None, "Mitu")
+    services.connection_closed(room.code, host)
+    with pytest.raises(errors.BadMessage):
+        services.seat_free(room.code, host, 1)
+    assert Seat.objects.get(room=room, index=1).on_device
+
+
 def test_a_full_room_says_so():
     room, _ = new_room()
     services.seat_join(room.code, person("A"))

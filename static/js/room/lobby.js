@@ -74,6 +74,17 @@
           disabled: !S.connected, onclick: function () { R.send({ type: "remove_bot", seat: s.seat }); },
         }, gettext("Remove")));
       }
+      // A friend who sat and went away (closed the page, phone off) would hold
+      // the seat until the start: the host may give it to someone else. The
+      // server decides who is away (a page that went silent still shows its
+      // dot for a while), and refuses a friend who is here, by name.
+      if (isHost && !quick && s.kind === "human" && !s.on_device && s.seat !== mine) {
+        row.appendChild(el("button", {
+          type: "button", class: "button-small", "data-key": "free-" + s.seat, "data-testid": "free-seat",
+          "aria-label": fmt(gettext("Free %(name)s's seat"), { name: R.nameOf(s.seat) }),
+          disabled: !S.connected, onclick: function () { R.send({ type: "free_seat", seat: s.seat }); },
+        }, gettext("Free seat")));
+      }
       if (isHost && s.on_device) {
         row.appendChild(el("button", {
           type: "button", class: "button-small", "data-key": "rm-device-" + s.seat,
