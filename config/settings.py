@@ -370,6 +370,8 @@ LOGGING = {
         "sockets_redis_away": {"()": "config.logfilters.OutageRepeats"},
         "sockets_database_away": {"()": "config.logfilters.DatabaseOutageRepeats"},
         "play_redis_away": {"()": "config.logfilters.OutageRepeats"},
+        "healthz_redis_away": {"()": "config.logfilters.OutageRepeats"},
+        "healthz_database_away": {"()": "config.logfilters.DatabaseOutageRepeats"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
@@ -383,6 +385,7 @@ LOGGING = {
         "rooms.publish": {"filters": ["publish_redis_away"]},
         "rooms.consumers": {"filters": ["sockets_redis_away", "sockets_database_away"]},
         "rooms.services.play": {"filters": ["play_redis_away"]},
+        "config.views": {"filters": ["healthz_redis_away", "healthz_database_away"]},
     },
 }
 

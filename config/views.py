@@ -10,8 +10,12 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
+from config.logfilters import DATABASE_AWAY_NOTE, REDIS_AWAY_NOTE
 from rooms.timers import get_timer_backend
 
+# Probes come every few seconds from each balancer and systemd: while a part is
+# away, each would log its warning. The warnings carry their outage, and the
+# settings' filters on this logger show the first, then a line a minute.
 logger = logging.getLogger(__name__)
 
 # A health check that hangs is worse than one that says "down": a probe with a
@@ -58,18 +62,20 @@ async def healthz(request):
         check = sync_to_async(_check_database, thread_sensitive=False)
         checks["database"] = await asyncio.wait_for(check(), DATABASE_TIMEOUT)
     except TimeoutError:
-        logger.warning("healthz: the database did not answer within %ss", DATABASE_TIMEOUT)
+        logger.warning("healthz: the database did not answer within %ss", DATABASE_TIMEOUT,
+                       extra=DATABASE_AWAY_NOTE)
         checks["database"] = "error: timeout"
     except Exception as exc:  # any failure here means "not healthy", reported, not raised
-        logger.warning("healthz: database check failed: %s", exc)
+        logger.warning("healthz: database check failed: %s", exc, extra=DATABASE_AWAY_NOTE)
         checks["database"] = f"error: {type(exc).__name__}"
     try:
         checks["channel_layer"] = await _check_channel_layer()
     except TimeoutError:
-        logger.warning("healthz: channel layer did not answer within %ss", CHANNEL_LAYER_TIMEOUT)
+        logger.warning("healthz: channel layer did not answer within %ss", CHANNEL_LAYER_TIMEOUT,
+                       extra=REDIS_AWAY_NOTE)
         checks["channel_layer"] = "error: timeout"
     except Exception as exc:
-        logger.warning("healthz: channel layer check failed: %s", exc)
+        logger.warning("healthz: channel layer check failed: %s", exc, extra=REDIS_AWAY_NOTE)
         checks["channel_layer"] = f"error: {type(exc).__name__}"
     try:
         timers = type(get_timer_backend()).__name__

@@ -31,6 +31,24 @@ def test_healthz_is_503_when_the_database_fails(client, monkeypatch):
     assert body["channel_layer"] == "ok"
 
 
+def test_probes_during_an_outage_log_its_first_warning_not_one_each(client, monkeypatch, caplog):
+    """A balancer and systemd probe every few seconds: while the database is
+    away, each probe logged a warning of its own."""
+    from config import views
+
+    def broken_cursor(*args, **kwargs):
+        raise connection.Database.OperationalError("database is down")
+
+    monkeypatch.setattr(type(connections["default"]), "cursor", broken_cursor)
+    for kept in views.logger.filters:  # an earlier test's outage would still be "going on"
+        monkeypatch.setattr(kept, "state", {})
+    with caplog.at_level("WARNING", logger="config.views"):
+        for _ in range(10):
+            assert client.get("/healthz").status_code == 503
+    said = [r.getMessage() for r in caplog.records if r.name == "config.views"]
+    assert said == ["healthz: database check failed: database is down"]
+
+
 def test_healthz_answers_a_loopback_probe_whatever_the_allowed_hosts(client, settings):
     """As deployed, DJANGO_ALLOWED_HOSTS names the site, and the probes ask each
     process on 127.0.0.1:PORT: the probe gets its answer, while a page asked
