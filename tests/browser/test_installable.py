@@ -219,7 +219,14 @@ def test_offline_the_app_shows_a_friendly_page_and_the_rules_but_never_a_live_ro
         page.goto(f"{player.base_url}/r/{code}/")
         expect(page.get_by_test_id("offline")).to_be_visible()
         expect(page.get_by_test_id("room-code")).to_have_count(0)
+        # A room's page reloaded offline: "Try again" opens the room again, not
+        # the home page (a drill lost its table that way) ...
+        expect(page.get_by_test_id("offline-retry")).to_have_attribute(
+            "href", f"{player.base_url}/r/{code}/")
     finally:
         player.context.set_offline(False)
+    # ... and the network coming back opens it by itself.
+    expect(page.get_by_test_id("room-code")).to_have_text(code)
+    assert page.url == f"{player.base_url}/r/{code}/"
     paths = wait_for_worker(page, lang)
     assert not [p for p in paths if p.startswith(LIVE_PREFIXES)], paths
