@@ -213,6 +213,10 @@
 
   /* The ARIA live region: every event is also said in words. */
   var queue = [], flushing = false;
+  function sentence(text) {
+    return /[.!?।…:]$/.test(text) ? text : text + (document.documentElement.lang === "bn" ? "।" : ".");
+  }
+
   KG.announce = function (text) {
     if (!text) return;
     queue.push(text);
@@ -227,7 +231,11 @@
       // Batch what arrives together so screen readers hear one sentence group.
       setTimeout(function () {
         var live = document.getElementById("live");
-        if (live) live.textContent = queue.join(" ");
+        // Each a sentence, so the reader pauses between them ("Time up for
+        // Rumi. Rumi rolled 1."); and the same words twice in a row (a second
+        // 6) changed nothing, so they went unsaid: they differ by a space.
+        var said = queue.map(sentence).join(" ");
+        if (live) live.textContent = live.textContent === said ? said + "\u00a0" : said;
         queue = [];
         flushing = false;
       }, 60);

@@ -296,10 +296,10 @@
       box.appendChild(el("div", { class: "stepper ld-stepper", role: "group", "aria-labelledby": "qty-label" },
         el("span", { id: "qty-label", class: "ld-label" }, gettext("How many dice")),
         el("span", { class: "ld-step" },
-          el("button", { type: "button", "data-key": "qty-down", "data-testid": "qty-down", "aria-label": gettext("Fewer"), disabled: qi <= 0 || !c.canAct,
+          el("button", { type: "button", "data-key": "qty-down", "data-testid": "qty-down", "aria-label": gettext("Fewer dice"), disabled: qi <= 0 || !c.canAct,
             onclick: function () { step(-1); } }, "−"),
           el("output", { "data-testid": "bid-quantity", "data-value": pick.quantity }, digits(pick.quantity)),
-          el("button", { type: "button", "data-key": "qty-up", "data-testid": "qty-up", "aria-label": gettext("More"), disabled: qi >= quantities.length - 1 || !c.canAct,
+          el("button", { type: "button", "data-key": "qty-up", "data-testid": "qty-up", "aria-label": gettext("More dice"), disabled: qi >= quantities.length - 1 || !c.canAct,
             onclick: function () { step(1); } }, "+"))));
       var faceRow = el("div", { class: "face-buttons", role: "group", "aria-label": gettext("Which face") });
       FACE_ORDER.forEach(function (f) {

@@ -354,6 +354,8 @@
       var L = built && built.L, text;
       if (ev.from < 0) text = fmt(gettext("%(name)s brought token %(n)s out"), { name: who, n: ev.token + 1 });
       else if (L && ev.to >= L.home) text = fmt(gettext("%(name)s brought token %(n)s home"), { name: who, n: ev.token + 1 });
+      // Where it stands now: a listener follows the race by it, as on the board.
+      else if (L) text = fmt(gettext("%(name)s moved token %(n)s: %(where)s"), { name: who, n: ev.token + 1, where: describeProgress(L, ev.to) });
       else text = fmt(gettext("%(name)s moved token %(n)s"), { name: who, n: ev.token + 1 });
       (ev.captured || []).forEach(function (cap) {
         text += " " + fmt(gettext("%(name)s's token %(n)s was captured"), { name: c.nameOf(cap.seat), n: cap.token + 1 });
@@ -361,6 +363,15 @@
       return text;
     }
     return null;
+  }
+
+  /* What to say when the turn comes to this page and a token is to be
+     chosen (the hint beside the rolls, which a screen reader did not hear). */
+  function promptText(c) {
+    var v = c.view;
+    var choosing = c.legal.some(function (a) { return a.type === "move"; });
+    if (!choosing || !v.rolls || v.current === null || v.current === undefined) return null;
+    return fmt(gettext("Choose a token to move %(n)s."), { n: v.rolls[v.current] });
   }
 
   function seatExtra(seat, c) {
@@ -377,5 +388,5 @@
     return s ? s.colour : seat;
   }
 
-  KG.games.ludo = { render: render, describe: describe, seatExtra: seatExtra, colourOf: colourOf, layoutFor: layoutFor };
+  KG.games.ludo = { render: render, describe: describe, promptText: promptText, seatExtra: seatExtra, colourOf: colourOf, layoutFor: layoutFor };
 })();

@@ -65,12 +65,13 @@
       if (isHost && !quick && s.kind === "open") {
         row.appendChild(el("button", {
           type: "button", class: "button-small", "data-key": "bot-" + s.seat, "data-testid": "add-bot",
+          "data-refocus": "rm-" + s.seat + " free-" + s.seat + " rm-device-" + s.seat,
           disabled: !S.connected, onclick: function () { R.send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); },
         }, gettext("Add computer")));
       }
       if (isHost && !quick && s.kind === "bot") {
         row.appendChild(el("button", {
-          type: "button", class: "button-small", "data-key": "rm-" + s.seat,
+          type: "button", class: "button-small", "data-key": "rm-" + s.seat, "data-refocus": "bot-" + s.seat,
           disabled: !S.connected, onclick: function () { R.send({ type: "remove_bot", seat: s.seat }); },
         }, gettext("Remove")));
       }
@@ -80,14 +81,14 @@
       // dot for a while), and refuses a friend who is here, by name.
       if (isHost && !quick && s.kind === "human" && !s.on_device && s.seat !== mine) {
         row.appendChild(el("button", {
-          type: "button", class: "button-small", "data-key": "free-" + s.seat, "data-testid": "free-seat",
+          type: "button", class: "button-small", "data-key": "free-" + s.seat, "data-testid": "free-seat", "data-refocus": "bot-" + s.seat,
           "aria-label": fmt(gettext("Free %(name)s's seat"), { name: R.nameOf(s.seat) }),
           disabled: !S.connected, onclick: function () { R.send({ type: "free_seat", seat: s.seat }); },
         }, gettext("Free seat")));
       }
       if (isHost && s.on_device) {
         row.appendChild(el("button", {
-          type: "button", class: "button-small", "data-key": "rm-device-" + s.seat,
+          type: "button", class: "button-small", "data-key": "rm-device-" + s.seat, "data-refocus": "bot-" + s.seat,
           disabled: !S.connected, onclick: function () { R.send({ type: "remove_device_player", seat: s.seat }); },
         }, gettext("Remove")));
       }

@@ -54,6 +54,31 @@
     }
   };
 
+  /* When the turn comes to this page, say so (the turn bar is not a live
+     region: it changes with every move), in the game's words for the step
+     when it has them (Ludo: which roll a token is to be chosen for). If the
+     focus was dropped (the control it was on went away with the last move),
+     it goes to the move to make, so a keyboard or screen-reader player is
+     there with the clock running. Once per decision: a new deadline. */
+  R.promptTurn = function () {
+    var g = S.snap && S.snap.game, you = R.youSeat();
+    if (!g || g.status !== "in_progress" || !g.turn || you === null || g.turn.seat !== you) return;
+    if (R.device() || !g.legal || !g.legal.length) return;  // a shared phone has its cover
+    var seat = R.seatOf(you);
+    if (seat && seat.held) return;
+    var mod = KG.games[S.snap.room.game];
+    var text = (mod && mod.promptText && mod.promptText(R.ctx())) || gettext("Your turn");
+    var key = g.id + ":" + g.turn.deadline + ":" + text;
+    if (S.promptedFor === key) return;
+    S.promptedFor = key;
+    KG.announce(text);
+    var active = document.activeElement, controls = S.parts && S.parts.controls;
+    if ((!active || active === document.body) && controls) {
+      var move = controls.querySelector(".button-primary:not([disabled])") || controls.querySelector("button:not([disabled])");
+      if (move) move.focus({ preventScroll: true });
+    }
+  };
+
   R.finishedText = function (placings) {
     if (!placings.length) return gettext("The game is over");
     var text = fmt(gettext("The game is over. %(name)s wins."), { name: R.nameOf(placings[0]) });

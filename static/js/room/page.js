@@ -62,7 +62,10 @@
     // The pass-the-phone cover takes the focus when it appears (table.js).
     var covered = S.parts && S.parts.cover && S.parts.cover.isConnected && !S.parts.cover.hidden;
     if (focusKey && document.activeElement !== active && !covered) {
-      var again = root.querySelector('[data-key="' + focusKey + '"]');
+      // Or the control that took its place (a seat's "Add computer" becomes
+      // its "Remove"): it names the key it replaces in data-refocus.
+      var again = root.querySelector('[data-key="' + focusKey + '"]') ||
+        root.querySelector('[data-refocus~="' + focusKey + '"]');
       if (again && !again.disabled) {
         again.focus({ preventScroll: true });
         if (caret && again.setSelectionRange && typeof again.selectionStart === "number") {

@@ -10,7 +10,7 @@
    is applied and drawn, the page dispatches `kg:update` (described in store.js). */
 (function () {
   "use strict";
-  var KG = window.KG, R = KG.room, S = KG.state, fmt = KG.fmt;
+  var KG = window.KG, R = KG.room, S = KG.state, fmt = KG.fmt, el = KG.el;
   var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
   // A seated page's messages keep its seat "present"; a seat silent for 40 s counts as away.
   var PING_EVERY = 25000, PONG_WITHIN = 8000;
@@ -130,6 +130,7 @@
         S.pending = false;
         contribute();
         R.render();
+        R.promptTurn();
         R.announceUpdate([], false);
         break;
       case "update":
@@ -172,6 +173,7 @@
     contribute();
     R.describeEvents(events, seatBefore);
     R.render(events);
+    R.promptTurn();
     R.announceUpdate(events, true);
   }
 
@@ -201,14 +203,27 @@
     document.body.classList.toggle("is-offline", state !== "online");
     if (!box) return;
     box.dataset.state = state;
+    // The box is a live region: what it says is said once per kind of trouble.
+    // The seconds to the next try, and each try between them ("Connecting…"
+    // after a loss), show on screen only; a screen reader heard them every
+    // half second.
+    var lost = state === "retrying" || (state === "connecting" && S.attempt > 0);
+    var said = lost ? gettext("Connection lost. Reconnecting…") : NET_TEXT[state] ? NET_TEXT[state]() : "";
+    var spoken = box.querySelector(".net-said"), shown = box.querySelector(".net-shown");
+    if (!spoken || !shown) {
+      KG.clear(box);
+      spoken = box.appendChild(el("span", { class: "net-said visually-hidden" }));
+      shown = box.appendChild(el("span", { class: "net-shown", "aria-hidden": "true" }));
+    }
+    if (spoken.textContent !== said) spoken.textContent = said;
     function paint() {
       if (state === "retrying") {
         var secs = Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000));
-        box.textContent = secs > 0
+        shown.textContent = secs > 0
           ? fmt(gettext("Connection lost. Reconnecting in %(n)s s…"), { n: secs })
           : gettext("Connection lost. Reconnecting…");
       } else {
-        box.textContent = NET_TEXT[state] ? NET_TEXT[state]() : "";
+        shown.textContent = NET_TEXT[state] ? NET_TEXT[state]() : "";
       }
     }
     paint();

@@ -46,6 +46,7 @@
     wantSeat: null,        // the seat tapped before a nickname was given (lobby)
     error: null,           // the refusal shown in the room's head, until it expires
     coverFor: null,        // the turn the pass-the-phone cover was last shown for
+    promptedFor: null,     // the decision "Your turn" was last said for (narrate.js)
     resultsSeen: null,     // the game id whose results were last brought into view
     resultsClosed: null,   // the game id whose results sheet the player closed
     parts: {},             // the table's containers (table.js)

@@ -129,7 +129,12 @@
     }
     var turn = game.turn, mine = turn.seat === R.youSeat();
     var text, device = R.device();
+    // A computer holding a person's seat plays its turn: not "Your turn" under
+    // the banner that says so, nor "Bappi is thinking…" as if Bappi were here.
+    var held = turn.seat !== null && turn.seat !== undefined && !!(R.seatOf(turn.seat) || {}).held;
     if (turn.seat === null || turn.seat === undefined) text = gettext("The dice are rolling…");
+    else if (held && mine) text = gettext("The computer is playing your turn");
+    else if (held) text = fmt(gettext("The computer is playing for %(name)s"), { name: R.nameOf(turn.seat) });
     // A phone several players share names the player, in their colour.
     else if (device && device.seats.indexOf(turn.seat) >= 0) text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
     else if (mine) text = gettext("Your turn");
