@@ -9,7 +9,16 @@
     var again = document.querySelector("[data-testid=offline-retry]");
     var own = again && again.dataset.offlinePath === location.pathname;
     if (again && !own) again.href = location.href;
-    if (!own) window.addEventListener("online", function () { location.reload(); });
+    // "online" comes as soon as there is a link, often before it carries
+    // anything: the address is asked for first, and opened once it answers
+    // (a reload that failed showed this page again, with no second "online").
+    var tries = 0;
+    var reopen = function () {
+      fetch(location.href, { cache: "no-store", credentials: "same-origin" })
+        .then(function (answer) { if (answer.ok) location.reload(); else throw answer; })
+        .catch(function () { if (++tries < 30) setTimeout(reopen, 1000); });
+    };
+    if (!own) window.addEventListener("online", function () { tries = 0; reopen(); });
   }
   if (!("serviceWorker" in navigator)) return;
   var lang = document.documentElement.lang || "bn";

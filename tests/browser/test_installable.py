@@ -226,7 +226,7 @@ def test_offline_the_app_shows_a_friendly_page_and_the_rules_but_never_a_live_ro
     finally:
         player.context.set_offline(False)
     # ... and the network coming back opens it by itself.
-    expect(page.get_by_test_id("room-code")).to_have_text(code)
+    expect(page.get_by_test_id("room-code")).to_have_text(code, timeout=20_000)
     assert page.url == f"{player.base_url}/r/{code}/"
     paths = wait_for_worker(page, lang)
     assert not [p for p in paths if p.startswith(LIVE_PREFIXES)], paths
