@@ -57,6 +57,7 @@ def test_the_turn_is_said_and_the_focus_waits_on_the_move_to_make(players, lang)
 
     pages = {0: host.page, 1: guest.page}
     # Seat 0 opens: its page says so, and the focus is on Roll, not the body.
+    expect(host.page.get_by_test_id("turn-text")).to_have_text(YOUR_TURN[lang])
     for _ in range(4):
         mover = next(seat for seat, page in pages.items()
                      if page.locator("[data-testid=turn-text]").inner_text() == YOUR_TURN[lang]
@@ -70,7 +71,7 @@ def test_the_turn_is_said_and_the_focus_waits_on_the_move_to_make(players, lang)
         for other in pages.values():
             expect(other.locator("#room")).not_to_have_attribute("data-version", before)
             other.wait_for_function("v => KG.state.version > v", arg=int(before))
-        # Whoever moves next has been told, once, and holds the focus on Roll.
+        # Whoever moves next (the same player after a 6) holds the focus on Roll.
         nxt = next(p for p in pages.values()
                    if p.locator("[data-testid=turn-text]").inner_text() == YOUR_TURN[lang])
         expect(nxt.get_by_test_id("roll-button")).to_be_focused()
