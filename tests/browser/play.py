@@ -116,12 +116,18 @@ def calm_server(directory) -> Iterator[DaphneServer]:
         yield running
 
 
-def seat_two_and_start(host, guest, game: str = "snakes", seats: int = 3) -> str:
-    """Host creates the room, the guest types the code and sits, computers fill the rest."""
+def seat_two(host, guest, game: str = "snakes", seats: int = 3) -> str:
+    """Host creates the room and the guest types the code and sits: the lobby."""
     host.start()
     guest.start()
     code = host.create_room(game, seats)
     guest.join_by_typing(code)
+    return code
+
+
+def seat_two_and_start(host, guest, game: str = "snakes", seats: int = 3) -> str:
+    """Host creates the room, the guest types the code and sits, computers fill the rest."""
+    code = seat_two(host, guest, game, seats)
     if seats > 2:
         host.page.get_by_test_id("fill-bots").click()
     start = host.page.get_by_test_id("start")

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.play import calm_server, seat_two_and_start, version
+from tests.browser.play import calm_server, seat_two, seat_two_and_start, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -46,10 +46,7 @@ def said(page) -> list[str]:
 def test_the_turn_is_said_and_the_focus_waits_on_the_move_to_make(players, lang):
     host = players("Rumi", lang, PHONE)
     guest = players("Tanvir", lang, PHONE)
-    host.start()
-    guest.start()
-    code = host.create_room("snakes", 2)
-    guest.join_by_typing(code)
+    seat_two(host, guest, "snakes", 2)
     start = host.page.get_by_test_id("start")
     expect(start).to_be_enabled()
     start.focus()

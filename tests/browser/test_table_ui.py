@@ -30,6 +30,7 @@ from tests.browser.play import (
     CALM_TURN_SECONDS,
     calm_server,
     open_more,
+    seat_two,
     seat_two_and_start,
     version,
 )
@@ -527,10 +528,7 @@ def test_the_host_frees_the_seat_of_a_friend_who_left_the_lobby_and_another_frie
     gives it back; a friend who is still here is refused by name and keeps it."""
     host = players("Rumi", lang, PHONE)
     first = players("Tanvir", lang, PHONE)
-    host.start()
-    first.start()
-    code = host.create_room("ludo", 2)
-    first.join_by_typing(code)
+    code = seat_two(host, first, "ludo", 2)
     seat = host.page.locator(".seat-row[data-seat='1']")
     expect(seat.locator(".seat-name")).to_have_text("Tanvir")
     expect(seat.locator(".conn")).to_have_class(re.compile(r"\bon\b"))
