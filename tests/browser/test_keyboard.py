@@ -85,10 +85,13 @@ def test_adding_and_removing_a_computer_by_keyboard_keeps_the_focus_on_that_seat
     host.create_room("ludo", 3)
     page = host.page
     add = page.locator("[data-key=bot-2]")
+    expect(add).to_have_attribute("aria-label", "Add a computer in seat 3")  # which of the rows
     add.focus()
     page.keyboard.press("Enter")
     expect(page.locator(".seat-row[data-seat='2'] .tag")).to_have_count(1)  # a computer sits
-    expect(page.locator("[data-key=rm-2]")).to_be_focused()
+    remove = page.locator("[data-key=rm-2]")
+    expect(remove).to_be_focused()
+    expect(remove).to_have_attribute("aria-label", re.compile(r"^Remove \S"))  # by name
     page.keyboard.press("Enter")
     expect(page.locator(".seat-row[data-seat='2'] .tag")).to_have_count(0)
     expect(page.locator("[data-key=bot-2]")).to_be_focused()
@@ -176,7 +179,7 @@ class FreezeAtSeatsTurn:
 
 
 @pytest.mark.timeout(180)
-def test_while_a_computer_holds_a_seat_its_turn_is_not_called_the_players(players):
+def test_while_a_computer_holds_a_seat_its_turn_is_not_called_the_players(players, screenshots):
     """A drill on a bad network: under the banner "the computer is holding your
     seat" the page said "Your turn", and the other player's said "Tanvir is
     thinking…", as if Tanvir were there."""
@@ -199,4 +202,11 @@ def test_while_a_computer_holds_a_seat_its_turn_is_not_called_the_players(player
         "The computer is playing for Tanvir")
     expect(tanvir.page.get_by_test_id("turn-text")).to_have_text(
         "The computer is playing your turn")
+    # The others see a computer's square on the seat, not an away seat's dot;
+    # the player's own page says "your seat", the other's names it.
+    expect(rumi.page.locator(".table-seat[data-seat='1'] .conn")).to_have_class(
+        re.compile(r"\bheld\b"))
+    expect(tanvir.page.locator("#event-log")).to_contain_text("The computer is holding your seat")
+    expect(rumi.page.locator("#event-log")).to_contain_text("The computer is holding Tanvir's seat")
+    rumi.shoot(screenshots, "table-a-seat-held-by-the-computer")
     assert not rumi.errors and not tanvir.errors

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -19,8 +22,61 @@ def test_a_timeout_is_said_in_words(players):
     seat_two_and_start(rumi, tanvir, "snakes", 2)
     # Nobody rolls: the turn timer acts for whoever's turn it is, and both pages
     # say so in their event logs, which keep every sentence (a later timeout
-    # cannot push this one out of sight within the test).
+    # cannot push this one out of sight within the test). A player's own page
+    # says "your", the other's names them; the last seconds are said first.
     seat = rumi.page.evaluate("KG.state.snap.game.turn.seat")
-    name = ("Rumi", "Tanvir")[seat]
-    expect(rumi.page.locator("#event-log")).to_contain_text(f"{name}-এর সময় শেষ", timeout=40_000)
-    expect(tanvir.page.locator("#event-log")).to_contain_text(f"Time up for {name}")
+    rumi_hears = "আপনার সময় শেষ" if seat == 0 else "Tanvir-এর সময় শেষ"
+    tanvir_hears = "Your time is up" if seat == 1 else "Time up for Rumi"
+    expect(rumi.page.locator("#event-log")).to_contain_text(rumi_hears, timeout=40_000)
+    expect(tanvir.page.locator("#event-log")).to_contain_text(tanvir_hears)
+    waiting = (rumi.page, "bn") if seat == 0 else (tanvir.page, "en")
+    last_seconds = re.compile(r"আর [০-৯] সেকেন্ড" if waiting[1] == "bn" else r"\d seconds? left")
+    expect(waiting[0].locator("#event-log")).to_contain_text(last_seconds)
+
+
+class HoldTheMoveUntilTheTimeout:
+    """The page's first move is held on its way (a slow uplink) until the
+    server's update that says its turn timed out, then sent on."""
+
+    def __init__(self) -> None:
+        self.held = None
+        self.released = False
+
+    def __call__(self, page_side) -> None:
+        server_side = page_side.connect_to_server()
+        page_side.on_message(lambda message: self.from_page(server_side, message))
+        server_side.on_message(lambda message: self.from_server(page_side, server_side, message))
+
+    def from_page(self, server_side, message) -> None:
+        kind = json.loads(message).get("type") if isinstance(message, str) else None
+        if kind == "action" and self.held is None and not self.released:
+            self.held = message
+            return
+        server_side.send(message)
+
+    def from_server(self, page_side, server_side, message) -> None:
+        page_side.send(message)
+        data = json.loads(message) if isinstance(message, str) else {}
+        timed_out = any(event.get("type") == "timeout" for event in data.get("events", []))
+        if timed_out and self.held is not None and not self.released:
+            self.released = True
+            server_side.send(self.held)
+
+
+@pytest.mark.timeout(120)
+def test_a_move_that_reaches_the_table_after_its_time_ran_out_is_said_to_be_too_late(players):
+    """A drill on an 800 ms link: a tap in the last moment reached the table
+    after the timeout, and the page said only "the table has moved on"."""
+    rumi = players("Rumi", "en", PHONE)
+    tanvir = players("Tanvir", "en", PHONE)
+    route = HoldTheMoveUntilTheTimeout()
+    rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), route)
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # seat 0 opens
+    rumi.page.get_by_test_id("roll-button").click()
+    alert = rumi.page.locator("#room-error")
+    expect(alert).to_contain_text("Too late", timeout=40_000)
+    assert route.released
+    expect(rumi.page.locator("#event-log")).to_contain_text("Your time is up")
+    expect(rumi.page.locator("#event-log")).to_contain_text("Too late")
+    assert not rumi.errors

@@ -66,12 +66,14 @@
         row.appendChild(el("button", {
           type: "button", class: "button-small", "data-key": "bot-" + s.seat, "data-testid": "add-bot",
           "data-refocus": "rm-" + s.seat + " free-" + s.seat + " rm-device-" + s.seat,
+          "aria-label": fmt(gettext("Add a computer in seat %(n)s"), { n: s.seat + 1 }),
           disabled: !S.connected, onclick: function () { R.send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); },
         }, gettext("Add computer")));
       }
       if (isHost && !quick && s.kind === "bot") {
         row.appendChild(el("button", {
           type: "button", class: "button-small", "data-key": "rm-" + s.seat, "data-refocus": "bot-" + s.seat,
+          "aria-label": fmt(gettext("Remove %(name)s"), { name: R.nameOf(s.seat) }),
           disabled: !S.connected, onclick: function () { R.send({ type: "remove_bot", seat: s.seat }); },
         }, gettext("Remove")));
       }

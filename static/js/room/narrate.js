@@ -12,15 +12,19 @@
 
   R.describeEvents = function (events, seatBefore) {
     var mod = KG.games[S.snap.room.game], finished = false, nameOf = R.nameOf;
+    var you = R.youSeat(), device = R.device();
     events.forEach(function (ev) {
       var who = nameOf(ev.seat), text = null;
+      // This page's own player is "you", not their name in the third person
+      // (a shared phone plays several seats: their names, as before).
+      var yours = !device && ev.seat !== undefined && (ev.seat === you || ev.seat === seatBefore);
       switch (ev.type) {
         case "joined": text = fmt(gettext("%(name)s sat down"), { name: who }); break;
         case "left": text = fmt(gettext("%(name)s left the seat"), { name: who }); break;
         case "started": text = gettext("The game has started"); S.removed = false; break;
-        case "timeout": text = fmt(gettext("Time up for %(name)s"), { name: who }); break;
-        case "takeover": text = fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
-        case "reclaim": text = fmt(gettext("%(name)s is back"), { name: who }); break;
+        case "timeout": text = yours ? gettext("Your time is up") : fmt(gettext("Time up for %(name)s"), { name: who }); break;
+        case "takeover": text = yours ? gettext("The computer is holding your seat") : fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
+        case "reclaim": text = yours ? gettext("You are back in your seat") : fmt(gettext("%(name)s is back"), { name: who }); break;
         case "removed":
           if (ev.seat === seatBefore) {
             S.removed = true;

@@ -101,6 +101,8 @@
     var msg = { type: "action", version: S.version, action: action };
     if (R.device() && R.youSeat() !== null) msg.seat = R.youSeat();
     if (R.send(msg)) {
+      S.moveOut = true;
+      S.lateMove = false;
       S.pending = true;
       R.render();
     }
@@ -155,9 +157,15 @@
         R.showReaction(msg.seat, msg.reaction);
         break;
       case "error":
+        // A move that reached the table after its turn's time ran out: the
+        // table has moved on, and the player should know why their move did
+        // not count (the computer made it for them).
+        var late = msg.code === "stale_version" && S.lateMove;
+        var said = late ? gettext("Too late: your time ran out before your move reached the table") : msg.message;
         S.pending = false;
-        if (msg.code !== "stale_version") KG.announce(msg.message || gettext("Something went wrong"));
-        R.showError(msg.message);
+        S.moveOut = S.lateMove = false;
+        if (msg.code !== "stale_version" || late) KG.announce(said || gettext("Something went wrong"));
+        R.showError(said);
         R.render();
         break;
       case "pong":
@@ -169,6 +177,15 @@
   function applyUpdate(msg) {
     S.pending = false;
     var seatBefore = R.youSeat(), events = msg.events || [];
+    // The timer acted for this page while its move was on the way: the table
+    // will refuse that move as stale, and says why then (receive, "error").
+    // The first event of this seat after the move was sent tells which came
+    // first: the move (it landed) or the timeout.
+    var mine = S.moveOut ? events.filter(function (ev) { return ev.seat === seatBefore; })[0] : null;
+    if (mine) {
+      S.lateMove = mine.type === "timeout";
+      S.moveOut = false;
+    }
     R.adopt(msg, events);
     contribute();
     R.describeEvents(events, seatBefore);

@@ -47,6 +47,9 @@
     error: null,           // the refusal shown in the room's head, until it expires
     coverFor: null,        // the turn the pass-the-phone cover was last shown for
     promptedFor: null,     // the decision "Your turn" was last said for (narrate.js)
+    warnedFor: null,       // the decision whose last seconds were last said (table.js)
+    moveOut: false,        // a move was sent and no update has come since
+    lateMove: false,       // ...and the next update was this seat's timeout
     resultsSeen: null,     // the game id whose results were last brought into view
     resultsClosed: null,   // the game id whose results sheet the player closed
     parts: {},             // the table's containers (table.js)

@@ -27,7 +27,9 @@
     if (s.kind !== "human") return el("span", { class: "conn", "aria-hidden": "true" });
     var on = s.connected && !s.held;
     var label = s.held ? gettext("away: the computer is holding the seat") : s.connected ? gettext("connected") : gettext("away");
-    return el("span", { class: "conn" + (on ? " on" : ""), role: "img", "aria-label": label, title: label });
+    // Held looks like a computer's mark, not like any away seat's grey dot:
+    // the others see at a glance that nobody is thinking there.
+    return el("span", { class: "conn" + (on ? " on" : "") + (s.held ? " held" : ""), role: "img", "aria-label": label, title: label });
   };
 
   R.buildTableShell = function () {
@@ -159,6 +161,13 @@
       fg.setAttribute("stroke-dashoffset", (C * (1 - Math.min(1, left / total))).toFixed(2));
       label.textContent = digits(Math.ceil(left));
       ring.classList.toggle("low", left <= 5);
+      // The ring is silent (a timer read every second is noise): once a
+      // decision, five seconds before the end, a screen reader hears it.
+      var warnFor = turn.seat + ":" + turn.deadline;
+      if (mine && !device && left > 0 && left <= 5 && S.warnedFor !== warnFor && !(R.seatOf(turn.seat) || {}).held) {
+        S.warnedFor = warnFor;
+        KG.announce(fmt(ngettext("%(n)s second left", "%(n)s seconds left", Math.ceil(left)), { n: Math.ceil(left) }));
+      }
     }
     tick();
     R.every("turn", tick, 250);
