@@ -80,3 +80,45 @@ def test_a_move_that_reaches_the_table_after_its_time_ran_out_is_said_to_be_too_
     expect(rumi.page.locator("#event-log")).to_contain_text("Your time is up")
     expect(rumi.page.locator("#event-log")).to_contain_text("Too late")
     assert not rumi.errors
+
+
+class SnapshotOvertakesTheTimeout(HoldTheMoveUntilTheTimeout):
+    """As above, and the update with the timeout is held too, until the
+    snapshot that answers the stale move has reached the page: the reply sent
+    straight to the socket overtaking the room's update, as the drill saw."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.overtaken = None
+
+    def from_server(self, page_side, server_side, message) -> None:
+        data = json.loads(message) if isinstance(message, str) else {}
+        timed_out = any(event.get("type") == "timeout" for event in data.get("events", []))
+        if timed_out and self.held is not None and not self.released:
+            self.released, self.overtaken = True, message
+            server_side.send(self.held)
+            return
+        page_side.send(message)
+        if data.get("type") == "snapshot" and self.overtaken is not None:
+            page_side.send(self.overtaken)
+            self.overtaken = None
+
+
+@pytest.mark.timeout(120)
+def test_an_update_overtaken_by_a_snapshot_is_still_told(players):
+    """The drill's late move: the page's log then lacked the timeout and the
+    computer's move made for the player, which the overtaken update carried."""
+    rumi = players("Rumi", "en", PHONE)
+    tanvir = players("Tanvir", "en", PHONE)
+    route = SnapshotOvertakesTheTimeout()
+    rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), route)
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # seat 0 opens
+    rumi.page.get_by_test_id("roll-button").click()
+    log = rumi.page.locator("#event-log")
+    expect(log).to_contain_text("Your time is up", timeout=40_000)
+    assert route.released and route.overtaken is None  # the order was as described
+    expect(log).to_contain_text("Rumi rolled")  # the timer's roll for Rumi
+    # Said once: the update's events, not again when anything later arrives.
+    assert log.inner_text().count("Your time is up") == 1
+    assert not rumi.errors

@@ -137,7 +137,16 @@
         break;
       case "update":
         if (S.version !== null && msg.version !== S.version + 1) {
-          if (msg.version <= S.version) return;  // an echo of something we have
+          // Something we have: but a snapshot sent straight to this socket
+          // (after a stale move) can overtake the room's update it includes,
+          // and that update's events were never said: say them now.
+          if (msg.version <= S.version) {
+            if (msg.version > (S.saidUpTo || 0)) {
+              S.saidUpTo = msg.version;
+              R.describeEvents(msg.events || [], R.youSeat());
+            }
+            return;
+          }
           early[msg.version] = msg;               // a gap: wait a moment for what it skipped
           if (S.timers.reorder === undefined) {
             R.after("reorder", function () { R.stop("reorder"); early = {}; resync(); }, R.REORDER_WAIT);
@@ -188,6 +197,7 @@
     }
     R.adopt(msg, events);
     contribute();
+    S.saidUpTo = msg.version;
     R.describeEvents(events, seatBefore);
     R.render(events);
     R.promptTurn();

@@ -27,6 +27,7 @@
     snap: null,            // the last snapshot/update merged: {version, you, room, game}
     prevGame: null,        // the game before the last update (for "the game is over")
     version: null,
+    saidUpTo: null,        // the newest update whose events were said (socket.js)
     lastEvents: [],
     // the connection (socket.js)
     ws: null,
