@@ -164,9 +164,12 @@ def test_a_reload_returns_to_the_same_seat_and_the_page_reconnects_after_going_o
     expect(page.locator("#room")).to_have_attribute("data-you-seat", seat)
     assert int(version(page)) >= reached
 
+    expect(page.get_by_test_id("roll-button")).to_be_enabled(timeout=30_000)  # Rumi's turn
     rumi.context.set_offline(True)
     expect(page.locator("#net-status")).not_to_have_attribute("data-state", "online")
     expect(page.locator("#net-status")).to_be_visible()
+    # Not a plain "your turn" the page cannot act on (a bad-network drill).
+    expect(page.get_by_test_id("turn-text")).to_have_text("আপনার পালা, সংযোগ ফিরলে চাল দিন")
     # Actions are disabled while not connected.
     expect(page.locator("[data-testid=roll-button]:enabled")).to_have_count(0)
     rumi.context.set_offline(False)

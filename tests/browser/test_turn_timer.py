@@ -122,3 +122,21 @@ def test_an_update_overtaken_by_a_snapshot_is_still_told(players):
     # Said once: the update's events, not again when anything later arrives.
     assert log.inner_text().count("Your time is up") == 1
     assert not rumi.errors
+
+
+@pytest.mark.timeout(120)
+def test_an_offline_page_says_when_its_turn_ran_out(players):
+    """The drill's phone, 50 s into a drop, still said "Your turn" with the
+    ring at 0: the timer had acted for it long before."""
+    rumi = players("Rumi", "bn", PHONE)
+    tanvir = players("Tanvir", "en", PHONE)
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # seat 0 opens
+    rumi.context.set_offline(True)
+    words = rumi.page.get_by_test_id("turn-text")
+    expect(words).to_have_text("আপনার পালা, সংযোগ ফিরলে চাল দিন")
+    expect(words).to_have_text("সংযোগ না থাকায় সময় শেষ হয়ে গেছে; খেলা এগিয়ে গেছে", timeout=40_000)
+    expect(tanvir.page.locator("#event-log")).to_contain_text("Time up for Rumi")
+    rumi.context.set_offline(False)
+    rumi.wait_online()
+    expect(words).not_to_have_text(re.compile("সংযোগ"))

@@ -139,6 +139,9 @@
     else if (held) text = fmt(gettext("The computer is playing for %(name)s"), { name: R.nameOf(turn.seat) });
     // A phone several players share names the player, in their colour.
     else if (device && device.seats.indexOf(turn.seat) >= 0) text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
+    // Offline, the page's last view is not the table's: the move cannot be
+    // sent, and once the clock has run out the timer has acted for the player.
+    else if (mine && !S.connected) text = gettext("Your turn, once the connection is back");
     else if (mine) text = gettext("Your turn");
     else if (turn.by === "bot") text = fmt(gettext("%(name)s is thinking…"), { name: R.nameOf(turn.seat) });
     else text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
@@ -150,7 +153,7 @@
       KG.svg("circle", { class: "ring-bg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5 }), fg, label);
     P.turn.appendChild(ring);
     if (device && turn.seat !== null && turn.seat !== undefined) P.turn.appendChild(KG.seatBadge(R.colourOf(turn.seat)));
-    P.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
+    var words = P.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
     // The full length of a turn is the room's (15 s, or 30 s at a party table); what
     // is left is the deadline against the server's clock (S.offset, from server_time).
     var total = S.snap.room.turn_seconds || 15;
@@ -161,6 +164,10 @@
       fg.setAttribute("stroke-dashoffset", (C * (1 - Math.min(1, left / total))).toFixed(2));
       label.textContent = digits(Math.ceil(left));
       ring.classList.toggle("low", left <= 5);
+      if (mine && !S.connected && left <= 0 && !words.dataset.late) {
+        words.dataset.late = "yes";
+        words.textContent = gettext("Time ran out while the connection was down; the table has moved on");
+      }
       // The ring is silent (a timer read every second is noise): once a
       // decision, five seconds before the end, a screen reader hears it.
       var warnFor = turn.seat + ":" + turn.deadline;
