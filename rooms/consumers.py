@@ -500,6 +500,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def do_remove_bot(self, message):
         await self._call(services.bot_remove, message.get("seat"))
 
+    async def do_take_host(self, message):
+        await self._call(services.host_take)
+
     async def do_free_seat(self, message):
         await self._call(services.seat_free, message.get("seat"))
 

@@ -286,6 +286,44 @@ def seat_free(code: str, actor: Actor, seat: Any) -> Change:
     return commit(room, Change(room.id, [{"type": "left", "seat": seat}]))
 
 
+# What a seat holds of its player: all of it moves when two players swap seats.
+PLAYER_FIELDS = ["kind", "session_key", "user", "name", "bot_kind", "held", "on_device",
+                 "connections", "last_seen", "disconnected_at", "consecutive_timeouts",
+                 "client_seed"]
+
+
+@transaction.atomic
+def host_take(code: str, actor: Actor) -> Change:
+    """A seated friend takes the host's place when the host has gone away
+    from the lobby of a private table: only seat 0 starts the game, so the
+    others waited for nobody until the room expired. The two swap seats; the
+    old host keeps the friend's former seat, may come back to it, and the new
+    host may free it (seat_free)."""
+    room = locked(code)
+    seats = seats_of(room)
+    mine = seat_of(seats, actor)
+    if mine is None:
+        raise errors.NotSeated("Take a seat first")
+    if room.status != Room.Status.LOBBY or room.visibility != Room.Visibility.PRIVATE:
+        raise errors.WrongStatus("The host is changed in the lobby of a private table")
+    if mine.index == 0:
+        raise errors.BadMessage("You are the host")
+    host = seats[0]
+    if host.connected:
+        raise errors.WrongStatus("{name} is here and stays the host", name=host.name)
+    if any(seat.on_device for seat in seats):
+        # Their seats belong to the host's phone, which is away with its host.
+        raise errors.WrongStatus("Players on the host's phone sit at this table")
+    for field in PLAYER_FIELDS:
+        attribute = Seat._meta.get_field(field).attname  # user_id: no query for the user
+        here, there = getattr(host, attribute), getattr(mine, attribute)
+        setattr(host, attribute, there)
+        setattr(mine, attribute, here)
+    rows.save_fields(host, PLAYER_FIELDS)
+    rows.save_fields(mine, PLAYER_FIELDS)
+    return commit(room, Change(room.id, [{"type": "host", "seat": 0, "from": mine.index}]))
+
+
 @transaction.atomic
 def device_player_add(code: str, actor: Actor, seat: int | None, name: Any) -> Change:
     """Pass and play: the host seats a player who shares the host's phone. The

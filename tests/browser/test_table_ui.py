@@ -562,3 +562,36 @@ def test_the_host_frees_the_seat_of_a_friend_who_left_the_lobby_and_another_frie
     expect(seat.locator(".seat-name")).to_have_text("Mitu")
     expect(host.page.get_by_test_id("start")).to_be_enabled()
     assert not host.errors and not second.errors
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_when_the_host_leaves_the_lobby_a_friend_becomes_the_host_and_starts(
+    players, server, screenshots, lang
+):
+    """Only the host starts a private table: a host who closed the page kept
+    the friends waiting until the room expired."""
+    host = players("Rumi", lang, PHONE)
+    friend = players("Tanvir", lang, PHONE)
+    code = seat_two(host, friend, "snakes", 3)
+    page = friend.page
+    expect(page.get_by_test_id("take-host")).to_have_count(0)  # the host is here
+    host.close()
+    take = page.get_by_test_id("take-host")
+    expect(take).to_be_visible()
+    friend.shoot(screenshots, "lobby-the-host-went-away")
+    take.click()
+    expect(page.locator("#room")).to_have_attribute("data-you-seat", "0")
+    expect(page.locator("#live")).to_contain_text(  # the lobby has no event log
+        "এখন আপনি হোস্ট" if lang == "bn" else "You are the host now")
+    # The new host runs the table: frees the old host's seat, fills it, starts.
+    page.locator("[data-key=free-1]").click()
+    expect(page.locator(".seat-row[data-seat='1'] .seat-name")).to_have_text(
+        "খালি আসন" if lang == "bn" else "Empty seat")
+    page.get_by_test_id("fill-bots").click()
+    start = page.get_by_test_id("start")
+    expect(start).to_be_enabled()
+    start.click()
+    expect(page.locator("#room")).to_have_attribute("data-view", "table")
+    assert query(server, "SELECT status FROM rooms_room WHERE code = ?", code) == [("playing",)]
+    assert not friend.errors

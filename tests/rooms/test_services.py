@@ -779,3 +779,58 @@ def test_real_names_with_marks_on_letters_are_kept(name):
     from rooms.nicknames import clean_nickname
 
     assert clean_nickname(name) == name
+
+
+def test_a_friend_takes_the_place_of_a_host_who_went_away_and_can_start():
+    room, host = new_room("ludo", 3)
+    friend = person("রুমি")
+    services.seat_join(room.code, friend, None, "friend-seed", over_socket=True)
+    services.connection_opened(room.code, host)
+    services.connection_closed(room.code, host)  # the host's page closed
+    change = services.host_take(room.code, friend)
+    assert change.events == [{"type": "host", "seat": 0, "from": 1}]
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    assert (seats[0].session_key, seats[0].name, seats[0].client_seed) == (
+        friend.session_key, "রুমি", "friend-seed")
+    assert seats[0].connected
+    assert (seats[1].session_key, seats[1].name, seats[1].connected) == (
+        host.session_key, "Tanvir", False)
+    # The new host runs the table: frees the old host's seat, seats a computer, starts.
+    services.seat_free(room.code, friend, 1)
+    services.bot_add(room.code, friend)
+    services.bot_add(room.code, friend)
+    services.game_start(room.code, friend)
+    assert Room.objects.get(id=room.id).status == "playing"
+
+
+def test_a_host_who_is_here_stays_the_host():
+    room, host = new_room("ludo", 3)
+    friend = person("রুমি")
+    services.seat_join(room.code, friend, over_socket=True)
+    services.connection_opened(room.code, host)
+    version = Room.objects.get(id=room.id).version
+    with pytest.raises(errors.WrongStatus) as refused:
+        services.host_take(room.code, friend)
+    assert "Tanvir" in refused.value.message
+    with pytest.raises(errors.NotSeated):
+        services.host_take(room.code, person("Mitu"))
+    with pytest.raises(errors.BadMessage):
+        services.host_take(room.code, host)
+    assert Room.objects.get(id=room.id).version == version
+    assert Seat.objects.get(room=room, index=0).session_key == host.session_key
+
+
+def test_the_host_is_not_taken_with_phone_players_at_the_table_nor_after_the_start():
+    room, host = new_room("ludo", 4)
+    friend = person("রুমি")
+    services.seat_join(room.code, friend, over_socket=True)
+    services.device_player_add(room.code, host, None, "Mitu")
+    with pytest.raises(errors.WrongStatus):
+        services.host_take(room.code, friend)  # the host was never connected: away
+    services.device_player_remove(room.code, host, 2)
+    services.bot_add(room.code, host)
+    services.bot_add(room.code, host)
+    services.game_start(room.code, host)
+    with pytest.raises(errors.WrongStatus):
+        services.host_take(room.code, friend)
+    assert Seat.objects.get(room=room, index=0).session_key == host.session_key

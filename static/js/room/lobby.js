@@ -114,6 +114,13 @@
           gettext("Choose a nickname to take the seat you tapped.")) : null,
         el("button", { type: "submit", class: "button-primary", "data-key": "join", "data-testid": "join-seat", disabled: !S.connected || open === 0 },
           open ? gettext("Take a seat") : gettext("The table is full"))));
+    } else if (!isHost && !quick && hostAway(seats)) {
+      // Only the host starts: a host who left would keep everyone waiting.
+      seatsCard.appendChild(el("p", { class: "controls", style: { marginTop: "0.5rem" } },
+        el("span", { class: "grow hint", "data-testid": "host-away" }, gettext("The host has gone away. One of you can take their place.")),
+        el("button", { type: "button", class: "button-primary", "data-key": "take-host", "data-testid": "take-host",
+          disabled: !S.connected, onclick: function () { R.send({ type: "take_host" }); } }, gettext("Become the host")),
+        el("button", { type: "button", "data-key": "leave", disabled: !S.connected, onclick: function () { R.send({ type: "leave" }); } }, gettext("Leave seat"))));
     } else if (!isHost && !quick) {
       seatsCard.appendChild(el("p", { class: "controls", style: { marginTop: "0.5rem" } },
         el("span", { class: "grow hint" }, gettext("Waiting for the host to start the game.")),
@@ -132,6 +139,11 @@
       el("p", { class: "seed-hash", "data-testid": "seed-hash" }, room.next_seed_hash || "")));
     root.appendChild(R.reactionBar());
   };
+
+  function hostAway(seats) {
+    var host = seats[0];
+    return !!host && host.kind === "human" && !host.connected;
+  }
 
   /* A quick-play table starts by itself (room.autostart_at): the seconds left,
      counted on the server's clock, and a way not to wait. */

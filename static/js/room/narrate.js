@@ -22,6 +22,9 @@
         case "joined": text = fmt(gettext("%(name)s sat down"), { name: who }); break;
         case "left": text = fmt(gettext("%(name)s left the seat"), { name: who }); break;
         case "started": text = gettext("The game has started"); S.removed = false; break;
+        case "host":
+          text = ev.seat === you ? gettext("You are the host now") : fmt(gettext("%(name)s is the host now"), { name: who });
+          break;
         case "timeout": text = yours ? gettext("Your time is up") : fmt(gettext("Time up for %(name)s"), { name: who }); break;
         case "takeover": text = yours ? gettext("The computer is holding your seat") : fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
         case "reclaim": text = yours ? gettext("You are back in your seat") : fmt(gettext("%(name)s is back"), { name: who }); break;
