@@ -47,7 +47,13 @@
     if (ev.type === "round") {
       var mine = c.view.my_dice;
       var text = fmt(gettext("Round %(round)s: everyone rolled. %(name)s opens."), { round: ev.round, name: c.nameOf(ev.starter) });
-      if (mine && mine.length) text += " " + fmt(gettext("Your dice: %(dice)s"), { dice: mine.map(digits).join(", ") });
+      // Never on a phone several players share: the log and the cover's last
+      // lines outlive the view, and "your dice" would be shown to the next
+      // player (a family drill saw them on the cover).
+      var shared = KG.room && KG.room.device && KG.room.device();
+      if (mine && mine.length && !(shared && shared.secret)) {
+        text += " " + fmt(gettext("Your dice: %(dice)s"), { dice: mine.map(digits).join(", ") });
+      }
       return text;
     }
     if (ev.type === "bid") return fmt(gettext("%(name)s bid %(bid)s"), { name: who, bid: bidWords(ev.quantity, ev.face) });

@@ -16,6 +16,7 @@ the pages and the computer's answers move the game.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -104,6 +105,8 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
             TEXT[lang]["cover"].format(name=names[seat]))
         ready = page.get_by_test_id("cover-ready")
         expect(ready).to_be_focused()
+        # The clock runs while the phone is handed over, and the cover says so.
+        expect(page.get_by_test_id("cover-clock")).to_have_text(re.compile(r"[0-9০-৯]"))
         # Under the cover the page holds no one's dice at all.
         assert page.evaluate("() => KG.state.snap.game.view.my_dice") is None
         expect(page.get_by_test_id("my-dice")).to_have_count(0)
@@ -124,6 +127,10 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
             shoot(page, f"after-tap-{lang}")
         if turn_number == 4:
             challenge_and_see_the_cups(page, server, code, seat)
+            # The next round's line names nobody's dice: the log and the
+            # cover's last lines outlive whose view the phone showed.
+            expect(page.locator("#event-log li").last).to_be_attached()
+            assert not re.search(r"Your dice|আপনার ডাইস", page.locator("#event-log").inner_text())
             break
         bid = tap_and_log(page, server, code, "bid-button", "bid")
         assert bid is not None and bid["seat"] == seat

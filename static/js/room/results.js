@@ -20,7 +20,8 @@
     KG.clear(box);
     if (!over(game) || S.resultsClosed === game.id) { box.hidden = true; return; }
     box.hidden = false;
-    var placings = game.placings || [], mine = R.youSeat();
+    // On a phone several players share, "you" is whoever holds it now: name them all.
+    var placings = game.placings || [], mine = R.device() ? null : R.youSeat();
     var title = el("h2", { id: "results-title", tabindex: "-1", "data-key": "results-title" }, gettext("Results"));
     box.appendChild(el("div", { class: "sheet-head" }, title,
       el("button", { type: "button", class: "button-small", "data-key": "results-close", "data-testid": "results-close",

@@ -47,6 +47,7 @@
     wantSeat: null,        // the seat tapped before a nickname was given (lobby)
     error: null,           // the refusal shown in the room's head, until it expires
     coverFor: null,        // the turn the pass-the-phone cover was last shown for
+    coverArmedAt: 0,       // when the cover's button starts taking taps (table.js)
     promptedFor: null,     // the decision "Your turn" was last said for (narrate.js)
     warnedFor: null,       // the decision whose last seconds were last said (table.js)
     moveOut: false,        // a move was sent and no update has come since

@@ -205,7 +205,7 @@
     R.root.querySelectorAll(".room-head, .table-top, .table-layout, .held-banner, .results").forEach(function (node) {
       node.inert = seat !== null;
     });
-    if (seat === null) { P.cover.hidden = true; S.coverFor = null; return; }
+    if (seat === null) { P.cover.hidden = true; S.coverFor = null; R.stop("cover-clock"); return; }
     var name = R.nameOf(seat), held = !!R.seatOf(seat).held;
     // A computer holds the seat (its player let the clock run out): the
     // phone's holder may hand it back to them; the tap then comes as usual.
@@ -217,21 +217,50 @@
       el("h2", { id: "cover-title", "data-testid": "cover-title" }, title),
       held ? null : el("p", { class: "hint" }, gettext("Only they should look: their dice appear after the tap.")),
       recentEvents()));
+    var key = seat + (held ? ":held" : ""), fresh = S.coverFor !== key;
+    // A tap meant for the cover before this one (the same big button in the
+    // same place: a family drill's finger opened the next player's hand) must
+    // not count: a new cover's button takes taps after a moment.
+    if (fresh) S.coverArmedAt = Date.now() + COVER_ARM_MS;
+    var waiting = Date.now() < S.coverArmedAt;
     var button = held ? el("button", {
       type: "button", class: "button-primary big-button cover-button", "data-key": "cover-reclaim", "data-testid": "cover-reclaim",
-      disabled: !S.connected, onclick: function () { R.send({ type: "reclaim", seat: seat }); },
+      disabled: !S.connected || waiting, onclick: function () { R.send({ type: "reclaim", seat: seat }); },
     }, gettext("Take it back")) : el("button", {
       type: "button", class: "button-primary big-button cover-button", "data-key": "cover-ready", "data-testid": "cover-ready",
-      disabled: !S.connected, onclick: function () { R.send({ type: "show_seat", seat: seat }); },
+      disabled: !S.connected || waiting, onclick: function () { R.send({ type: "show_seat", seat: seat }); },
     }, fmt(gettext("%(name)s: tap when ready"), { name: name }));
     P.cover.appendChild(button);
-    var key = seat + (held ? ":held" : "");
-    if (S.coverFor !== key) {  // newly covered: say so, and the focus goes to the tap
-      KG.announce(title);
-      button.focus({ preventScroll: true });
+    if (waiting) {
+      R.after("cover-arm", function () {
+        if (!button.isConnected) return;
+        button.disabled = !S.connected;
+        if (fresh) button.focus({ preventScroll: true });  // newly covered: the focus goes to the tap
+      }, S.coverArmedAt - Date.now());
     }
+    // The clock runs while the phone is handed over: say how long is left.
+    var clock = P.cover.appendChild(el("p", { class: "hint cover-clock", "data-testid": "cover-clock", "aria-hidden": "true" }));
+    var turn = S.snap.game.turn;
+    var tick = function () {
+      var left = turn && turn.deadline ? Math.max(0, Math.ceil(R.secondsUntil(turn.deadline))) : null;
+      clock.textContent = left === null ? "" : fmt(ngettext("%(n)s second left", "%(n)s seconds left", left), { n: left });
+    };
+    tick();
+    R.every("cover-clock", tick, 250);
+    // Players whose seat the computer holds take it back here too: the cover
+    // hides the table, and their own cover shows only while the computer plays.
+    R.device().seats.forEach(function (other) {
+      if (other === seat || !R.seatOf(other).held) return;
+      P.cover.appendChild(el("button", {
+        type: "button", class: "button-small cover-reclaim-other", "data-key": "cover-reclaim-" + other, "data-testid": "cover-reclaim-other",
+        disabled: !S.connected, onclick: function () { R.send({ type: "reclaim", seat: other }); },
+      }, fmt(gettext("Take back %(name)s's seat"), { name: R.nameOf(other) })));
+    });
+    if (fresh) KG.announce(title);  // newly covered: say so
     S.coverFor = key;
   }
+
+  var COVER_ARM_MS = 700;
 
   /* The last lines of "What happened": the cover must not hide how the last
      bid or challenge went from the player who picks the phone up. */
