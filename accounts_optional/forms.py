@@ -21,6 +21,8 @@ from django.utils.translation import ngettext
 from config.clients import client_address
 from config.ratelimit import FailureWindow, minutes_to_wait
 
+from .usernames import HELP_TEXT, player_username
+
 MAX_FAILURES = 10  # per username and address
 ADDRESS_MAX_FAILURES = 100  # per address, whatever the username
 WINDOW = 15 * 60  # seconds
@@ -54,6 +56,18 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Bengali names too (accounts_optional.usernames): this form's own check
+        # and help, in place of the model field's.
+        self.fields["username"].help_text = HELP_TEXT
+        self.fields["username"].validators.append(player_username)
+
+    def _get_validation_exclusions(self):
+        # The model's username check refuses Bengali marks; this form checked the
+        # name above, and clean_username (Django's) its uniqueness, in any case.
+        return {*super()._get_validation_exclusions(), "username"}
 
     def save(self, commit=True):
         user = super().save(commit=False)
