@@ -52,6 +52,8 @@ def fill(template: str, params: dict[str, Any], translate: bool = False) -> str:
             return gettext(item)
         if isinstance(item, int | float) and not isinstance(item, bool):
             return local_digits(str(item))
+        if isinstance(item, list | tuple):  # a record's placings: "০, ১", not "[0, 1]"
+            return ", ".join(local_digits(str(part)) for part in item)
         return str(item)
 
     return _PLACEHOLDER.sub(value, template)

@@ -48,7 +48,7 @@ def _read_record(request: HttpRequest) -> tuple[dict | None, dict | None, str]:
     if upload is not None:
         if upload.size > MAX_RECORD_BYTES:
             return None, {"ok": False, "event_index": None,
-                          "message": "The file is too large for a game record"}, ""
+                          "message": gettext("The file is too large for a game record")}, ""
         raw = upload.read()
     else:
         raw = request.POST.get("record", "").encode()
@@ -59,9 +59,13 @@ def _read_record(request: HttpRequest) -> tuple[dict | None, dict | None, str]:
         record = json.loads(text)
         check_shape(record)
     except json.JSONDecodeError as exc:
+        # Where it breaks, in the page's words and digits (Python's own message
+        # is English: "Expecting property name enclosed in double quotes").
+        not_json = RecordError("This text is not valid JSON, so it cannot be a game record: "
+                               "it breaks at line {line}, column {column}",
+                               line=exc.lineno, column=exc.colno)
         return None, {"ok": False, "event_index": None,
-                      "message": errors.localised(RecordError("Not JSON: {error}", error=str(exc)))
-                      }, text
+                      "message": errors.localised(not_json)}, text
     except RecordError as exc:
         return None, {"ok": False, "event_index": exc.event_index,
                       "message": errors.localised(exc)}, text

@@ -130,13 +130,16 @@
       var S = strings();
       out.textContent = S.checking || "…";
       out.dataset.state = "checking";
-      var record;
+      var record, missing = false;
       try {
         record = await KG.verifySource();
       } catch (e) {
+        // Nothing given, or something given that is not JSON: two answers (a
+        // drill pasted a record with a quote deleted and was told to paste one).
+        missing = e && e.message === "no record";
         record = undefined;
       }
-      var verdict = record === undefined ? fail("not_json") : await KG.verifyRecord(record);
+      var verdict = record === undefined ? fail(missing ? "no_record" : "not_json") : await KG.verifyRecord(record);
       out.textContent = KG.describeVerdict(verdict);
       out.dataset.state = verdict.ok ? "ok" : "failed";
       out.dataset.eventIndex = verdict.event_index === null ? "" : String(verdict.event_index);

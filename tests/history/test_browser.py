@@ -99,6 +99,20 @@ def test_pasting_a_record_on_the_verify_page_checks_it_in_both_places(server, pa
     shot(page, "verify-rejected")
 
 
+def test_the_browser_verifier_tells_a_broken_record_from_no_record(server, page):
+    """A record with one quote deleted was answered "paste a record first"."""
+    page.goto(server.base_url + "/verify/")
+    out = page.locator("[data-verify-out]")
+    page.click("[data-verify-run]")
+    out.and_(page.locator("[data-state=failed]")).wait_for()
+    assert "আগে একটা রেকর্ড পেস্ট করুন" in out.inner_text()
+    page.fill("[data-verify-text]", json.dumps(record_for("snakes")).replace('"game"', "game", 1))
+    page.click("[data-verify-run]")
+    page.wait_for_function("() => document.querySelector('[data-verify-out]')"
+                           ".textContent.includes('JSON')")
+    assert "বৈধ JSON নয়" in out.inner_text()
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_game_page_replays_with_the_table_renderers_and_checks_the_dice(server, page,
                                                                              game):

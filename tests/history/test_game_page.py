@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.record import RecordError, dice_of_record, replay
-from rooms import history, services
+from rooms import history, history_views, services
 from rooms.models import Game, Room
 from tests.history.factories import record_for, stored_game
 
@@ -217,3 +217,29 @@ def test_the_game_page_and_verifier_speak_bengali_first(client):
         start = html.index(f'id="{name}">') + len(name) + 6
         json.loads(html[start:html.index("</script>", start)])
     assert "সার্ভারে যাচাই করুন" in client.get(reverse("verify")).content.decode()
+
+
+def test_a_broken_record_is_explained_in_the_page_s_language_and_digits(client, settings):
+    """An exploring drill deleted one quote from a downloaded record: the page
+    said "JSON নয়: Expecting property name enclosed in double quotes: line 51
+    column 2 (char 906)"; a huge file's refusal was never translated; a record
+    whose placings were changed showed "[0, 1], [1, 1]"."""
+    text = json.dumps(record_for("snakes"), indent=1)
+    broken = text.replace('"game"', 'game', 1)
+    bengali = client.post(reverse("verify"), {"record": broken}).context["verdict"]["message"]
+    assert "বৈধ JSON নয়" in bengali and "লাইনের" in bengali
+    assert not re.search("[0-9A-Za-z]{3,}", bengali.replace("JSON", ""))
+    english = client.post(reverse("verify"), {"record": broken},
+                          HTTP_ACCEPT_LANGUAGE="en").context["verdict"]["message"]
+    assert "not valid JSON" in english and re.search(r"line \d+, column \d+", english)
+
+    huge = io.BytesIO(b" " * (history_views.MAX_RECORD_BYTES + 1))
+    huge.name = "huge.json"
+    refused = client.post(reverse("verify"), {"file": huge}).context["verdict"]["message"]
+    assert refused == "ফাইলটি খেলার রেকর্ড হওয়ার পক্ষে অনেক বড়"
+
+    record = record_for("snakes")
+    record["placings"] = list(reversed(record["placings"]))
+    with translation.override("bn"):
+        placings = history.verify(record)["message"]
+    assert "[" not in placings and not re.search("[0-9]", placings)
