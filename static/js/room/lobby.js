@@ -138,6 +138,7 @@
       el("p", { class: "hint" }, gettext("The fingerprint of the next game's secret seed. It is revealed after the game so anyone can check the dice.")),
       el("p", { class: "seed-hash", "data-testid": "seed-hash" }, room.next_seed_hash || "")));
     root.appendChild(R.reactionBar());
+    if (isHost && !quick) root.appendChild(startBar(open));
   };
 
   function hostAway(seats) {
@@ -260,12 +261,18 @@
         (room.seats || []).forEach(function (s) { if (s.kind === "open") R.send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); });
       } }, gettext("Fill empty seats with computers")));
     }
-    box.appendChild(el("button", {
+    if (open) box.appendChild(el("p", { class: "hint" }, gettext("Every seat needs a player or a computer before the start.")));
+    return box;
+  }
+
+  /* The host's Start, under the thumb: it stays at the bottom of the screen
+     while the lobby scrolls (the code, the seats, phone players and house
+     rules put it a screen and a half down on a phone). */
+  function startBar(open) {
+    return el("div", { class: "lobby-start-bar" }, el("button", {
       type: "button", class: "button-primary big-button", "data-key": "start", "data-testid": "start",
       disabled: !S.connected || open > 0, onclick: function () { R.send({ type: "start" }); },
     }, gettext("Start the game")));
-    if (open) box.appendChild(el("p", { class: "hint" }, gettext("Every seat needs a player or a computer before the start.")));
-    return box;
   }
 
   /* "Sit here" is one tap for a guest with a nickname. A friend who came by the
