@@ -81,7 +81,8 @@ def game_summary(game_row: Game, record: dict[str, Any]) -> dict[str, Any]:
     if game_row.finished_at and game_row.started_at:
         duration = game_row.finished_at - game_row.started_at
     return {"title": get_game(record["game"]).title, "players": players, "duration": duration,
-            "duration_minutes": round(duration.total_seconds() / 60) if duration else None}
+            "duration_minutes": (round(duration.total_seconds() / 60)
+                                 if duration is not None else None)}
 
 
 def verify(record: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import json
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games.record import RecordError, check_shape
 
@@ -28,14 +28,14 @@ def _finished(game_id: int) -> tuple[Game, dict]:
     return game_row, services.game_record(game_row)
 
 
-@require_GET
+@require_safe
 def replay_json(request: HttpRequest, game_id: int) -> JsonResponse:
     _game_row, record = _finished(game_id)
     return JsonResponse({"game": record["game"], "seats": record["seats"],
                          "frames": history.replay_frames(record)})
 
 
-@require_GET
+@require_safe
 def luck_json(request: HttpRequest, game_id: int) -> JsonResponse:
     """The luck report for the results screen (see history.luck_report)."""
     _game_row, record = _finished(game_id)

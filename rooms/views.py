@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from config.clients import client_address
 from games import ludo
@@ -122,7 +122,7 @@ def _no_such_room(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "rooms/not_found.html", {"code": code[:8]}, status=404)
 
 
-@require_GET
+@require_safe
 def join_by_code(request: HttpRequest) -> HttpResponse:
     typed = request.GET.get("code", "")
     try:
@@ -134,7 +134,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     return redirect("room", code=room.code)
 
 
-@require_GET
+@require_safe
 def room_page(request: HttpRequest, code: str) -> HttpResponse:
     normal = codes.normalize(code)
     if normal and normal != code:
@@ -166,7 +166,7 @@ def invitation(snapshot: dict) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def room_api(request: HttpRequest, code: str) -> JsonResponse:
     """The room's snapshot as JSON. A private room answers someone without a
     seat in it with the invitation only (see ``invitation``)."""
@@ -183,7 +183,7 @@ def room_api(request: HttpRequest, code: str) -> JsonResponse:
     return JsonResponse(snapshot)
 
 
-@require_GET
+@require_safe
 def ludo_geometry(request: HttpRequest, board: str) -> JsonResponse:
     try:
         data = ludo.geometry_json(board)
@@ -194,7 +194,7 @@ def ludo_geometry(request: HttpRequest, board: str) -> JsonResponse:
     return response
 
 
-@require_GET
+@require_safe
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record (docs/record.md) as a download."""
     game_row = get_object_or_404(Game, id=game_id)
@@ -210,7 +210,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game_row = get_object_or_404(Game.objects.select_related("room"), id=game_id)
     if game_row.status == Game.Status.IN_PROGRESS:

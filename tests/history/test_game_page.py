@@ -7,6 +7,7 @@ import copy
 import io
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -243,3 +244,20 @@ def test_a_broken_record_is_explained_in_the_page_s_language_and_digits(client, 
     with translation.override("bn"):
         placings = history.verify(record)["message"]
     assert "[" not in placings and not re.search("[0-9]", placings)
+
+
+def test_game_pages_and_records_answer_head_as_link_checkers_ask(client):
+    """Link previews and checkers ask with HEAD; these pages answered 405."""
+    game_row = stored_game(record_for("snakes"))
+    for url in (reverse("game_page", args=[game_row.id]),
+                reverse("game_record", args=[game_row.id])):
+        assert client.head(url).status_code == 200, url
+    assert client.post(reverse("game_record", args=[game_row.id])).status_code == 405
+
+
+def test_a_game_shorter_than_a_minute_says_so_not_zero_minutes(client):
+    game_row = stored_game(record_for("snakes"))
+    Game.objects.filter(id=game_row.id).update(
+        finished_at=game_row.started_at + timedelta(seconds=20))
+    page = client.get(reverse("game_page", args=[game_row.id])).content.decode()
+    assert "এক মিনিটেরও কম সময়ে খেলা হয়েছে" in page and "০ মিনিটে" not in page
