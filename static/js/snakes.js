@@ -203,7 +203,16 @@
   function describe(ev, c) {
     if (c.events && c.events.length > MANY && !(ev.type === "move" && ev.to === 100)) return null;
     var who = c.nameOf(ev.seat);
-    if (ev.type === "roll") return fmt(gettext("%(name)s rolled %(n)s"), { name: who, n: ev.value });
+    if (ev.type === "roll") {
+      var rolled = fmt(gettext("%(name)s rolled %(n)s"), { name: who, n: ev.value });
+      // A roll that moved nobody: the player still waits for a 6 (said, as
+      // the hint under the button says it; a screen reader heard only the roll).
+      var moved = (c.events || []).some(function (e) { return e.type === "move" && e.seat === ev.seat; });
+      if (!moved && ev.value !== 6 && ((c.view && c.view.squares) || [])[ev.seat] === 0) {
+        rolled += ": " + gettext("a 6 is needed to start");
+      }
+      return rolled;
+    }
     if (ev.type === "move") {
       var b = (c.view && c.view.board) || {};
       var landing = null;

@@ -63,11 +63,18 @@ def test_the_turn_is_said_and_the_focus_waits_on_the_move_to_make(players, lang)
         roll = page.get_by_test_id("roll-button")
         expect(roll).to_be_focused()
         assert said(page)[-1] == YOUR_TURN[lang]
+        square = page.evaluate(f"KG.state.snap.game.view.squares[{mover}]")
         before = version(page)
         page.keyboard.press("Enter")
         for other in pages.values():
             expect(other.locator("#room")).not_to_have_attribute("data-version", before)
             other.wait_for_function("v => KG.state.version > v", arg=int(before))
+        # A roll that leaves the player at the start says why nothing moved.
+        rolled = page.evaluate("KG.state.lastEvents.filter(e => e.type === 'roll')[0].value")
+        rolled_line = next(s for s in reversed(said(page)) if s.startswith("Rumi" if mover == 0
+                                                                           else "Tanvir"))
+        needs_six = "শুরু করতে ৬ লাগবে" if lang == "bn" else "a 6 is needed to start"
+        assert (needs_six in rolled_line) == (square == 0 and rolled != 6), rolled_line
         # Whoever moves next (the same player after a 6) holds the focus on Roll.
         nxt = next(p for p in pages.values()
                    if p.locator("[data-testid=turn-text]").inner_text() == YOUR_TURN[lang])
