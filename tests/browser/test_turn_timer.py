@@ -63,17 +63,24 @@ class HoldTheMoveUntilTheTimeout:
             server_side.send(self.held)
 
 
-@pytest.mark.timeout(120)
-def test_a_move_that_reaches_the_table_after_its_time_ran_out_is_said_to_be_too_late(players):
-    """A drill on an 800 ms link: a tap in the last moment reached the table
-    after the timeout, and the page said only "the table has moved on"."""
+def roll_through(route, players):
+    """Rumi (seat 0, who opens) and Tanvir at Snakes, Rumi's socket through
+    ``route``; Rumi taps Roll. Returns Rumi."""
     rumi = players("Rumi", "en", PHONE)
     tanvir = players("Tanvir", "en", PHONE)
-    route = HoldTheMoveUntilTheTimeout()
     rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), route)
     seat_two_and_start(rumi, tanvir, "snakes", 2)
     assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # seat 0 opens
     rumi.page.get_by_test_id("roll-button").click()
+    return rumi
+
+
+@pytest.mark.timeout(120)
+def test_a_move_that_reaches_the_table_after_its_time_ran_out_is_said_to_be_too_late(players):
+    """A drill on an 800 ms link: a tap in the last moment reached the table
+    after the timeout, and the page said only "the table has moved on"."""
+    route = HoldTheMoveUntilTheTimeout()
+    rumi = roll_through(route, players)
     alert = rumi.page.locator("#room-error")
     expect(alert).to_contain_text("Too late", timeout=40_000)
     assert route.released
@@ -108,13 +115,8 @@ class SnapshotOvertakesTheTimeout(HoldTheMoveUntilTheTimeout):
 def test_an_update_overtaken_by_a_snapshot_is_still_told(players):
     """The drill's late move: the page's log then lacked the timeout and the
     computer's move made for the player, which the overtaken update carried."""
-    rumi = players("Rumi", "en", PHONE)
-    tanvir = players("Tanvir", "en", PHONE)
     route = SnapshotOvertakesTheTimeout()
-    rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), route)
-    seat_two_and_start(rumi, tanvir, "snakes", 2)
-    assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # seat 0 opens
-    rumi.page.get_by_test_id("roll-button").click()
+    rumi = roll_through(route, players)
     log = rumi.page.locator("#event-log")
     expect(log).to_contain_text("Your time is up", timeout=40_000)
     assert route.released and route.overtaken is None  # the order was as described
