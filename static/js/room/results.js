@@ -16,9 +16,15 @@
 
   R.renderResults = function () {
     var game = S.snap.game, you = S.snap.you || {}, box = S.parts.results;
-    var scrolled = box.scrollTop;  // a redraw (the luck report arriving) keeps the place
+    var showing = over(game) && S.resultsClosed !== game.id;
+    if (!showing) {
+      // Hidden during play: read nothing from it (reading scrollTop on every
+      // update forced a layout mid-draw, the top cost on a cheap phone).
+      if (!box.hidden) { KG.clear(box); box.hidden = true; }
+      return;
+    }
+    var scrolled = box.hidden ? 0 : box.scrollTop;  // a redraw (the luck report arriving) keeps the place
     KG.clear(box);
-    if (!over(game) || S.resultsClosed === game.id) { box.hidden = true; return; }
     box.hidden = false;
     // On a phone several players share, "you" is whoever holds it now: name them all.
     var placings = game.placings || [], mine = R.device() ? null : R.youSeat();
