@@ -50,8 +50,8 @@
     coverArmedAt: 0,       // when the cover's button starts taking taps (table.js)
     promptedFor: null,     // the decision "Your turn" was last said for (narrate.js)
     warnedFor: null,       // the decision whose last seconds were last said (table.js)
-    moveOut: false,        // a move was sent and no update has come since
-    lateMove: false,       // ...and the next update was this seat's timeout
+    moveOut: false,        // a move was sent and no event of this seat has come since
+    lateMove: false,       // ...and the first such event was this seat's timeout
     resultsSeen: null,     // the game id whose results were last brought into view
     resultsClosed: null,   // the game id whose results sheet the player closed
     parts: {},             // the table's containers (table.js)
