@@ -75,6 +75,9 @@
     }
     stopPing();
     S.attempt = 0;
+    // Now, not after the backoff's pending wait (up to 8 s): scheduleRetry
+    // keeps a retry already waiting, and the network coming back found one.
+    R.stop("retry");
     scheduleRetry(true);
   }
 
