@@ -150,7 +150,7 @@ def _act(room: Room, actor: Actor, version: Any, action: Any, seat: Any) -> Chan
     change = Change(room.id)
     seen(seat, change)
     if seat.held:
-        _reclaim(game_row, seat, change)
+        _reclaim(room, game_row, seat, change)
     try:
         if turn is None:
             raise engine_base.IllegalAction("The game is over")
@@ -177,13 +177,22 @@ def _moved(room: Room, change: Change) -> Change:
     return change
 
 
-def _reclaim(game_row: Game, seat: Seat, change: Change) -> None:
+def _reclaim(room: Room, game_row: Game, seat: Seat, change: Change) -> None:
     seat.held = False
     seat.consecutive_timeouts = 0
     rows.save_fields(seat, ["held", "consecutive_timeouts"])
     event = {"type": "reclaim", "seat": seat.index}
     log_table_event(game_row, event)
     change.events.append(event)
+    _note_on_commit("room %s game %s: seat %d taken back from the computer", room.code,
+                    game_row.id, seat.index)
+
+
+def _note_on_commit(message: str, *args: Any) -> None:
+    """An operator's line (a timeout, a takeover, a seat taken back), written
+    once the change it tells of is stored: a rolled-back fire says nothing.
+    Seats are numbered, never named: the log holds no player's nickname."""
+    transaction.on_commit(lambda: log.info(message, *args))
 
 
 @transaction.atomic
@@ -200,7 +209,7 @@ def seat_reclaim(code: str, actor: Actor, seat: Any = None) -> Change:
     change = Change(room.id)
     if seat.held and room.status == Room.Status.PLAYING:
         game_row = room.current_game
-        _reclaim(game_row, seat, change)
+        _reclaim(room, game_row, seat, change)
         rearm(room, game_row, seats)
     return commit(room, change)
 
@@ -350,6 +359,10 @@ def _fire(room: Room, game_id: int, seq: int) -> Change | None:
             log_table_event(game_row, takeover)
             change.events.append(takeover)
         rows.save_fields(seat, ["consecutive_timeouts", "held"])
+        _note_on_commit(
+            "room %s game %s: seat %d timed out (%d in a row%s)%s", room.code, game_row.id,
+            seat.index, seat.consecutive_timeouts, ", away" if away else "",
+            "; a computer holds the seat" if seat.held else "")
     action = _computer_choice(game_row, engine, state, turn, seat)
     state = _apply(room, game_row, seats, state, turn.seat, action, change)
     change.seats, change.game_row = seats, game_row

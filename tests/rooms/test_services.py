@@ -518,6 +518,26 @@ def test_one_timeout_after_45_seconds_away_hands_the_seat_over():
     assert Seat.objects.get(room=room, index=0).held
 
 
+def test_the_operators_log_tells_of_timeouts_takeovers_and_seats_taken_back(
+        caplog, django_capture_on_commit_callbacks):
+    room, host, guest = started()
+    services.connection_opened(room.code, host)
+    services.connection_closed(room.code, host)
+    clock.advance(46)
+    with caplog.at_level("INFO", logger="rooms.services.play"):
+        with django_capture_on_commit_callbacks(execute=True):
+            game_id = fire(room).game_row.id
+        with django_capture_on_commit_callbacks(execute=True):
+            services.seat_reclaim(room.code, host)
+    lines = [r.getMessage() for r in caplog.records if r.name == "rooms.services.play"]
+    assert lines == [
+        f"room {room.code} game {game_id}: seat 0 timed out (1 in a row, away);"
+        " a computer holds the seat",
+        f"room {room.code} game {game_id}: seat 0 taken back from the computer",
+    ]
+    assert host.name not in " ".join(lines)  # seats are numbered, never named
+
+
 def test_a_short_absence_is_just_a_timeout():
     room, host, guest = started()
     services.connection_opened(room.code, host)
