@@ -4,6 +4,7 @@ Django must be set up (get_asgi_application) before the routing is imported,
 because the consumers import models.
 """
 
+import asyncio
 import gc
 import os
 import sys
@@ -81,6 +82,21 @@ def _start_ticker_with_daphne() -> None:
 
     if isinstance(reactor, AsyncioSelectorReactor):
         reactor.callLater(0, ticker.ensure_started)
+        # Before daphne closes its sockets at a stop: their seats are written
+        # offline (rooms.consumers.seats_offline_for_stop). Daphne's own
+        # trigger, which would cancel the consumers, fails on a connection
+        # that has no application yet (a kept-alive HTTP connection), and
+        # would not run their disconnect anyway. Twisted waits for the
+        # Deferred before it goes on.
+        reactor.addSystemEventTrigger("before", "shutdown", _seats_offline_for_stop)
+
+
+def _seats_offline_for_stop():
+    from twisted.internet.defer import Deferred
+
+    from rooms.consumers import seats_offline_for_stop
+
+    return Deferred.fromFuture(asyncio.ensure_future(seats_offline_for_stop()))
 
 
 _start_ticker_with_daphne()
@@ -105,5 +121,8 @@ async def _lifespan(receive, send) -> None:
             ticker.ensure_started()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
+            from rooms.consumers import seats_offline_for_stop
+
+            await seats_offline_for_stop()
             await send({"type": "lifespan.shutdown.complete"})
             return

@@ -137,6 +137,41 @@ def _write_closes(batch: list[tuple[float, str, services.Actor]]) -> int:
 late_closes = LateCloses()
 
 
+# This process's sockets that are in a room (connect .. disconnect): what a
+# stopping server writes offline (seats_offline_for_stop).
+open_sockets: set[RoomConsumer] = set()
+# How long a stopping server waits for those seats to be written.
+STOPPING_WRITE_SECONDS = 10.0
+
+
+async def seats_offline_for_stop() -> int:
+    """The server is stopping (a deploy's SIGTERM; config.asgi calls this
+    before daphne closes its sockets): write every seat this process's sockets
+    hold offline, in one trip to a command thread, and return how many were
+    written. Without it the process exits with those sockets' consumers still
+    waiting (daphne never runs their disconnect), and their seats looked
+    occupied until the silence showed (Seat.SILENT_AFTER_SECONDS), 40 s after
+    the players had reconnected to another process or gone. Bounded: a
+    database that does not answer leaves it to that silence, as before."""
+    stopping = [socket for socket in open_sockets if socket.counted]
+    open_sockets.clear()
+    for socket in stopping:
+        socket.written_offline = True  # its disconnect, should it still come, skips the seat
+    if not stopping:
+        return 0
+    batch = [(0.0, socket.code, socket.actor()) for socket in stopping]
+    try:
+        written = await asyncio.wait_for(database_sync_to_async(_write_closes)(batch),
+                                         STOPPING_WRITE_SECONDS)
+    except (TimeoutError, *DATABASE_AWAY) as exc:
+        log.warning("the server is stopping: %d socket(s)' seats could not be written "
+                    "offline (%s); their silence will show", len(batch), exc or "no answer")
+        return 0
+    log.info("the server is stopping: %d of %d socket(s)' seats written offline",
+             written, len(batch))
+    return written
+
+
 @database_sync_to_async
 def _door(session, code: str, address: str) -> tuple[str, int | None, Any]:
     """What a socket needs before it joins its room, in one trip to a command
@@ -220,6 +255,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # only that: a spectator's close needs no database, and a spectator tab
     # of a seated player no longer takes the seat offline as it closes.
     counted = False
+    # Set when a stopping server has written this socket's seat offline
+    # (seats_offline_for_stop): its close does not write it again.
+    written_offline = False
     _actor: services.Actor | None = None  # actor()
     user_id: int | None = None  # the signed-in user's, found at connect (_door)
 
@@ -314,6 +352,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
         fresh.listening(room.id)
         self.joined_group_at = time.monotonic()
+        open_sockets.add(self)
         try:
             self.counted, snapshot = await _opened(self.code, self.actor(), self.showing)
         except DATABASE_AWAY as exc:  # the close's disconnect leaves the group again
@@ -325,6 +364,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.room_id is None:
             return
+        open_sockets.discard(self)
         fresh.not_listening(self.room_id)
         try:
             await self.channel_layer.group_discard(room_group(self.room_id), self.channel_name)
@@ -335,7 +375,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # and the player stayed "connected" until the silence showed.
             log.warning("a closing socket could not leave its group: Redis is away (%s)", exc,
                         extra=REDIS_AWAY_NOTE)
-        if self.counted:
+        if self.counted and not self.written_offline:
             try:
                 await database_sync_to_async(services.connection_closed)(self.code, self.actor())
             except DATABASE_AWAY as exc:

@@ -64,3 +64,32 @@ async def test_a_restart_mid_game_loses_no_move(tmp_path):
     checked = replay(record, check_dice=True)
     assert checked.placings == guest_end["game"]["placings"]
     assert checked.dice_checked > 0
+
+
+async def test_a_stopping_server_writes_its_players_seats_offline_before_it_exits(tmp_path):
+    """A deploy stops a server with SIGTERM; daphne cancels its sockets' consumers
+    without their disconnect. The seats must not look occupied until the silence
+    shows (40 s): by the time the process has exited they are written offline."""
+    env = sqlite_env(tmp_path)
+    with run_daphne(free_port(), env) as server:
+        host, guest, code = await tables.open_table(
+            server.base_url, server.base_url, "snakes", 3)
+        seats_while_open = _seat_presence(tmp_path, code)
+        server.process.terminate()  # SIGTERM, as a deploy sends it
+        server.process.wait(timeout=30)
+        stopping_log = server.log()
+    await tables.close_all(host, guest)
+
+    assert seats_while_open == [(0, 1, False), (1, 1, False)]
+    assert _seat_presence(tmp_path, code) == [(0, 0, True), (1, 0, True)], stopping_log
+    assert "the server is stopping: 2 of 2 socket(s)' seats written offline" in stopping_log
+
+
+def _seat_presence(directory, code: str) -> list[tuple[int, int, bool]]:
+    """(seat index, open sockets, marked disconnected) of the room's human seats."""
+    with sqlite3.connect(directory / "db.sqlite3") as db:
+        return [(index, connections, disconnected_at is not None)
+                for index, connections, disconnected_at in db.execute(
+                    "SELECT s.\"index\", s.connections, s.disconnected_at FROM rooms_seat s"
+                    " JOIN rooms_room r ON r.id = s.room_id"
+                    " WHERE r.code = ? AND s.kind = 'human' ORDER BY s.\"index\"", (code,))]
