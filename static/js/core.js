@@ -28,8 +28,38 @@
 
   /* Named interpolation into an already translated string; numbers go through digits(). */
   KG.fmt = function (translated, params) {
-    return window.interpolate(translated, KG.localise(params || {}), true);
+    var values = KG.localise(params || {});
+    if (lang === "bn") translated = inflectNames(translated, values);
+    return window.interpolate(translated, values, true);
   };
+
+  /* Bengali case endings on a name. The catalogue writes a name's possessive as
+     "%(name)s-এর" and its object form as "%(name)s-কে", the way one writes them
+     after a Latin name or a number ("Alex-এর", "৩-এর"). A name in Bengali script
+     takes the ending joined, as a reader expects: after a vowel "রুমির", after a
+     consonant "রহিমের"; "কে" joins either ("রুমিকে"). */
+  var BENGALI_VOWEL_END = /[\u0985-\u0994\u09BE-\u09CC\u09D7]$/;  // a vowel or vowel sign
+  var BENGALI_CONSONANT_END = /[\u0995-\u09B9\u09DC-\u09DF]\u09BC?$/;  // a consonant (with its nukta)
+  KG.possessive = function (name) {
+    if (BENGALI_VOWEL_END.test(name)) return name + "র";
+    if (BENGALI_CONSONANT_END.test(name)) return name + "ের";
+    return name + "-এর";
+  };
+  KG.objectForm = function (name) {
+    if (BENGALI_VOWEL_END.test(name) || BENGALI_CONSONANT_END.test(name)) return name + "কে";
+    return name + "-কে";
+  };
+  function inflectNames(translated, values) {
+    return translated.replace(/%\((\w+)\)s-(এর|কে)/g, function (whole, key, ending) {
+      var value = values[key];
+      if (typeof value !== "string") return whole;
+      // The inflected name goes in through a placeholder of its own, named
+      // in ASCII: interpolate's pattern reads only \w names.
+      var inflected = key + (ending === "এর" ? "__possessive" : "__object");
+      values[inflected] = ending === "এর" ? KG.possessive(value) : KG.objectForm(value);
+      return "%(" + inflected + ")s";
+    });
+  }
   KG.nfmt = function (translated, n, params) {
     return KG.fmt(translated, Object.assign({ n: n }, params || {}));
   };

@@ -64,3 +64,34 @@ def test_the_code_boxes_take_a_pasted_lower_case_code(players):
     values = [box.input_value() for box in page.locator(".code-box").all()]
     assert values == ["A", "B", "C", "D"]
     assert page.locator("#join-form input[name=code]").input_value() == "ABCD"
+
+
+def test_bengali_text_joins_case_endings_to_bengali_names(players):
+    """The catalogue writes "%(name)s-এর"; a Bengali name takes the ending joined."""
+    page = players("Rumi", "bn", PHONE).start().page
+    said = page.evaluate(
+        """() => [
+            'রুমি', 'রাজু', 'মিতা', 'রহিম',
+            '\\u09ac\\u09bf\\u099c\\u09df', '\\u09ac\\u09bf\\u099c\\u09af\\u09bc',
+            'Alex', 'খেলোয়াড় ২', '😀',
+        ].map(name => [
+            KG.fmt(gettext("%(name)s's turn"), {name}),
+            KG.fmt(gettext("Pass the phone to %(name)s"), {name}),
+        ])"""
+    )
+    assert said == [
+        ["রুমির পালা", "ফোনটা রুমিকে দিন"],
+        ["রাজুর পালা", "ফোনটা রাজুকে দিন"],
+        ["মিতার পালা", "ফোনটা মিতাকে দিন"],
+        ["রহিমের পালা", "ফোনটা রহিমকে দিন"],
+        # য় as one code point, then as য and a nukta
+        ["\u09ac\u09bf\u099c\u09df\u09c7র পালা", "ফোনটা \u09ac\u09bf\u099c\u09dfকে দিন"],
+        ["\u09ac\u09bf\u099c\u09af\u09bc\u09c7র পালা", "ফোনটা \u09ac\u09bf\u099c\u09af\u09bcকে দিন"],
+        ["Alex-এর পালা", "ফোনটা Alex-কে দিন"],
+        ["খেলোয়াড় ২-এর পালা", "ফোনটা খেলোয়াড় ২-কে দিন"],
+        ["😀-এর পালা", "ফোনটা 😀-কে দিন"],
+    ]
+    # A number keeps the written hyphen, and English is untouched.
+    assert page.evaluate(
+        """() => KG.fmt(gettext("A moderator removed the player in seat %(n)s"), {n: 3})"""
+    ) == "একজন মডারেটর আসন ৩-এর খেলোয়াড়কে সরিয়ে দিয়েছেন"

@@ -31,8 +31,16 @@ SHOTS = Path("/tmp/shots-pnp")
 
 TEXT = {
     "en": {"cover": "Pass the phone to {name}", "turn": "{name}'s turn"},
-    "bn": {"cover": "ফোনটা {name}-কে দিন", "turn": "{name}-এর পালা"},
+    "bn": {"cover": "ফোনটা {name}কে দিন", "turn": "{name}র পালা"},
 }
+# In Bengali a Latin name keeps the hyphen before its ending; a Bengali one
+# ending in a vowel takes it joined ("মিতুর", "মিতুকে").
+LATIN = {"bn": {"cover": "ফোনটা {name}-কে দিন", "turn": "{name}-এর পালা"}}
+
+
+def said(lang: str, key: str, name: str) -> str:
+    table = LATIN.get(lang, TEXT[lang]) if name.isascii() else TEXT[lang]
+    return table[key].format(name=name)
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +115,7 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
         seat = turn_seat(page)
         assert seat in names, seat
         expect(page.get_by_test_id("cover-title")).to_have_text(
-            TEXT[lang]["cover"].format(name=names[seat]))
+            said(lang, "cover", names[seat]))
         ready = page.get_by_test_id("cover-ready")
         expect(ready).to_be_focused()
         # The clock runs while the phone is handed over, and the cover says so.
@@ -127,7 +135,7 @@ def test_liars_dice_on_one_phone_covers_each_players_dice_until_their_tap(player
         expect(page.get_by_test_id("my-dice").locator(".die")).to_have_count(len(dealt))
         assert page.evaluate("() => KG.state.snap.game.view.my_dice") == dealt
         expect(page.get_by_test_id("turn-text")).to_have_text(
-            TEXT[lang]["turn"].format(name=names[seat]))
+            said(lang, "turn", names[seat]))
         if turn_number == 0:
             shoot(page, f"after-tap-{lang}")
         if turn_number == 4:
@@ -187,7 +195,7 @@ def test_snakes_on_one_phone_names_whoever_plays_now(players, server, lang):
             break
         seat = turn_seat(page)
         expect(page.get_by_test_id("turn-text")).to_have_text(
-            TEXT[lang]["turn"].format(name=names[seat]))
+            said(lang, "turn", names[seat]))
         expect(page.get_by_test_id("pass-cover")).to_be_hidden()
         if step == 0:
             shoot(page, f"snakes-{lang}")
