@@ -58,6 +58,7 @@
       root.querySelectorAll("button[data-go]").forEach(function (b) {
         b.disabled = false;
         b.addEventListener("click", function () {
+          if (b.getAttribute("aria-disabled") === "true") return;
           stop();
           var go = b.dataset.go;
           show(go === "first" ? 0 : go === "last" ? views.length - 1 : at + (go === "next" ? 1 : -1));
@@ -93,6 +94,12 @@
       }
       parts.slider.value = String(at);
       root.dataset.at = String(at);
+      // At an end its two buttons are marked unavailable, not disabled: a
+      // disabled button drops the keyboard's focus to the page's top.
+      root.querySelectorAll("button[data-go]").forEach(function (b) {
+        var back = b.dataset.go === "first" || b.dataset.go === "prev";
+        b.setAttribute("aria-disabled", String(back ? at === 0 : at === views.length - 1));
+      });
       parts.step.textContent = fill(S.step || "%(n)s / %(total)s", { n: at, total: views.length - 1 });
       KG.clear(parts.log);
       var lines = (frame.events || []).map(function (e) {

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.history.factories import record_for
 from tests.history.test_game_page import tamper_one_die
@@ -122,10 +123,21 @@ def test_the_game_page_replays_with_the_table_renderers_and_checks_the_dice(serv
     frames = int(root.get_attribute("data-frames"))
     board = page.locator("[data-replay-board]")
     assert board.locator("svg, .dice-row, section").count() > 0  # the renderer drew
+    ends = {go: page.locator(f"button[data-go={go}]") for go in ("first", "prev", "next", "last")}
+    expect(ends["first"]).to_have_attribute("aria-disabled", "true")
+    expect(ends["prev"]).to_have_attribute("aria-disabled", "true")
     page.click("button[data-go=next]")
     assert root.get_attribute("data-at") == "1"
+    expect(ends["prev"]).to_have_attribute("aria-disabled", "false")
     page.click("button[data-go=last]")
     assert root.get_attribute("data-at") == str(frames - 1)
+    expect(ends["next"]).to_have_attribute("aria-disabled", "true")
+    expect(ends["last"]).to_have_attribute("aria-disabled", "true")
+    # At the end Next does nothing and keeps the keyboard's focus.
+    ends["next"].focus()
+    page.keyboard.press("Enter")
+    assert root.get_attribute("data-at") == str(frames - 1)
+    expect(ends["next"]).to_be_focused()
     page.click("button[data-go=first]")
     page.click("[data-replay-play]")
     page.wait_for_function("() => Number(document.getElementById('replay').dataset.at) >= 2")
