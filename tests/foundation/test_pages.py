@@ -1,5 +1,7 @@
 """The home page speaks Bengali unless the visitor chose English."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.urls import reverse
@@ -54,3 +56,17 @@ def test_an_unknown_address_shows_the_sites_own_not_found_page(client, settings,
     assert f'<html lang="{lang}">' in html
     assert heading in html
     assert 'href="/"' in html
+
+
+@pytest.mark.parametrize("name", ["home", "verify"])
+def test_every_page_links_the_dice_check_and_a_leaderboard_that_answer(client, name):
+    html = client.get(reverse(name)).content.decode()
+    footer = html[html.index('<footer class="site-footer">'):]
+    found = re.findall(r'<a href="([^"]+)" data-testid="footer-(\w+)">([^<]+)</a>', footer)
+    links = {kind: (href, text) for href, kind, text in found}
+    assert links == {
+        "verify": (reverse("verify"), "খেলার রেকর্ড যাচাই"),
+        "leaderboard": (reverse("leaderboard", args=["liars-dice"]), "লিডারবোর্ড"),
+    }
+    for href, _ in links.values():
+        assert client.get(href).status_code == 200, href
