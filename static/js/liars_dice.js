@@ -241,8 +241,9 @@
     if (r) {
       box.appendChild(el("div", { class: "ld-verdict", "data-testid": "reveal", "data-count": r.count, "data-stands": r.bid_stands ? "yes" : "no", role: "group",
         "aria-label": fmt(gettext("Cups opened: %(name)s's bid of %(bid)s"), { name: c.nameOf(r.bid.seat), bid: bidWords(r.bid.quantity, r.bid.face) }) },
-        el("span", { class: "ld-small" }, gettext("Cups opened")),
-        el("span", { class: "ld-bid-big" }, el("span", {}, digits(r.bid.quantity) + " ×"), KG.die(r.bid.face, { cls: "mid", label: face(r.bid.face) })),
+        // The group's name already says the bid in words: its picture is not read again.
+        el("span", { class: "ld-small", "aria-hidden": "true" }, gettext("Cups opened")),
+        el("span", { class: "ld-bid-big", "aria-hidden": "true" }, el("span", {}, digits(r.bid.quantity) + " ×"), KG.die(r.bid.face, { cls: "mid", label: face(r.bid.face) })),
         el("span", { class: "ld-small ld-count-line" }, KG.nfmt(ngettext("There was %(n)s.", "There were %(n)s.", r.count), r.count), " ",
           el("strong", {}, r.bid_stands ? gettext("The bid stands.") : gettext("The bid fails.")))));
       // Under the verdict, the new round: who opens, or the bid made meanwhile.
@@ -254,7 +255,8 @@
     } else if (v.bid) {
       box.appendChild(el("div", { class: "ld-bid", "data-testid": "current-bid", "data-quantity": v.bid.quantity, "data-face": v.bid.face },
         el("span", { class: "ld-small ld-who" }, c.nameOf(v.bid.seat)),
-        el("span", { class: "ld-bid-big" }, el("span", {}, digits(v.bid.quantity) + " ×"),
+        // "3 ×" and a die are for the eye; a screen reader reads the words once.
+        el("span", { class: "ld-bid-big", "aria-hidden": "true" }, el("span", {}, digits(v.bid.quantity) + " ×"),
           KG.die(v.bid.face, { cls: "mid", label: face(v.bid.face) })),
         el("span", { class: "visually-hidden" }, bidWords(v.bid.quantity, v.bid.face))));
     } else {

@@ -237,6 +237,9 @@ def test_only_legal_raises_a_bid_reaches_the_server_and_the_reveal_counts_the_di
     expect(guest.get_by_test_id("current-bid")).to_have_attribute("data-quantity", "3")
     expect(guest.get_by_test_id("current-bid")).to_have_attribute("data-face", "4")
     assert bid_events(server, code)[-1] == {"type": "bid", "seat": 0, "quantity": 3, "face": 4}
+    # A screen reader reads the bid once, in words (the "3 ×" and the die are for the eye).
+    read = guest.get_by_test_id("current-bid").aria_snapshot()
+    assert read.count("3 dice showing 4") == 1 and "img" not in read and "×" not in read, read
     expect(guest.get_by_test_id("last-bid-0")).to_have_attribute("data-face", "4")
     expect(host.get_by_test_id("last-bid-0")).to_contain_text("৩")
 
@@ -303,6 +306,9 @@ def test_only_legal_raises_a_bid_reaches_the_server_and_the_reveal_counts_the_di
     wild = reveal["ones_wild"]
     count = sum(1 for hand in reveal["hands"] for d in hand if d == 2 or (wild and d == 1))
     assert reveal["count"] == count
+    # The verdict's group is named by the bid in words; its picture is not read again.
+    read = guest.get_by_test_id("reveal").aria_snapshot()
+    assert read.count("4 dice showing 2") == 1 and "×" not in read, read
     for page, lang in ((host, "bn"), (guest, "en")):
         verdict = page.get_by_test_id("reveal")
         expect(verdict).to_have_attribute("data-count", str(count))
