@@ -254,12 +254,15 @@
     if (log) {
       log.appendChild(KG.el("li", { text: text }));
       while (log.children.length > 30) log.removeChild(log.firstChild);
-      log.scrollTop = log.scrollHeight;
     }
     if (!flushing) {
       flushing = true;
-      // Batch what arrives together so screen readers hear one sentence group.
+      // Batch what arrives together so screen readers hear one sentence group,
+      // and scroll the log once for the batch: reading scrollHeight lays the
+      // page out, which a cheap phone felt once per line of a busy update.
       setTimeout(function () {
+        var shown = document.getElementById("event-log");
+        if (shown) shown.scrollTop = shown.scrollHeight;
         var live = document.getElementById("live");
         // Each a sentence, so the reader pauses between them ("Time up for
         // Rumi. Rumi rolled 1."); and the same words twice in a row (a second
