@@ -8,11 +8,15 @@ cannot be changed from the admin.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
 from rooms.admin import ReadOnlyAdmin, _with_reason, game_filter, game_shown
 
 from . import ratings
+from .forms import BengaliUsernames
 from .models import LeaderboardExclusion, Rating, RatingModerationLog
 
 
@@ -83,3 +87,23 @@ class RatingModerationLogAdmin(ReadOnlyAdmin):
     list_filter = ["action", "moderator", ("created_at", admin.DateFieldListFilter)]
     search_fields = ["user__username", "reason"]
     list_select_related = ["user", "moderator"]
+
+
+class PlayerCreationForm(BengaliUsernames, AdminUserCreationForm):
+    pass
+
+
+class PlayerChangeForm(BengaliUsernames, UserChangeForm):
+    pass
+
+
+# Django's own user admin, except that its forms take the Bengali usernames the
+# sign-up form takes: with the model's check a moderator could neither add
+# "রুমি" nor save any change (deactivating a cheater) to an account so named.
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class PlayerAdmin(UserAdmin):
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm

@@ -47,7 +47,24 @@ def count_failure(username: str, address: str) -> None:
     _address_failures.count(f"a:{address}")
 
 
-class SignUpForm(UserCreationForm):
+class BengaliUsernames:
+    """For a form that writes a user's username: Bengali names too
+    (accounts_optional.usernames), by this form's own check and help in place
+    of the model field's. The sign-up form, and the admin's add and change
+    forms (accounts_optional.admin)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = HELP_TEXT
+        self.fields["username"].validators.append(player_username)
+
+    def _get_validation_exclusions(self):
+        # The model's username check refuses Bengali marks; this form checked the
+        # name above, and Django's forms its uniqueness, in any case.
+        return {*super()._get_validation_exclusions(), "username"}
+
+
+class SignUpForm(BengaliUsernames, UserCreationForm):
     email = forms.EmailField(
         label=_("Email (optional)"), required=False,
         help_text=_("Only to reset a forgotten password. We send nothing else."),
@@ -56,18 +73,6 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Bengali names too (accounts_optional.usernames): this form's own check
-        # and help, in place of the model field's.
-        self.fields["username"].help_text = HELP_TEXT
-        self.fields["username"].validators.append(player_username)
-
-    def _get_validation_exclusions(self):
-        # The model's username check refuses Bengali marks; this form checked the
-        # name above, and clean_username (Django's) its uniqueness, in any case.
-        return {*super()._get_validation_exclusions(), "username"}
 
     def save(self, commit=True):
         user = super().save(commit=False)

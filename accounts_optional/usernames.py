@@ -3,9 +3,10 @@
 Django's username check takes "letters" to be what Python's ``\\w`` matches,
 which leaves out the vowel signs and other marks of Bengali (the ি of রুমি):
 nearly every real Bengali name was refused, with an English error, while the
-nickname form took it. The sign-up form takes the Bengali block whole as well.
-(The user model's own field keeps Django's check: changing it would be a
-migration of Django's auth app. The admin's "add user" form still uses it.)
+nickname form took it. The sign-up form and the admin's user forms take the
+Bengali block whole as well (accounts_optional.forms.BengaliUsernames). The
+user model's own field keeps Django's check: changing it would be a migration
+of Django's auth app.
 """
 
 from __future__ import annotations

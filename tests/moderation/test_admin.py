@@ -7,6 +7,7 @@ import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.urls import reverse
 
+from accounts_optional.usernames import player_username
 from rooms import errors, services
 from rooms.models import Ban, Game, ModerationLog, MoveLog, Room, Seat
 from tests.history.factories import lobby_room, person, playing_room, record_for, stored_game
@@ -254,3 +255,31 @@ def test_the_admin_sign_in_is_rate_limited_like_the_sites(client, moderator):
     assert blocked.status_code == 200
     assert "15" in blocked.content.decode()
     assert not blocked.wsgi_request.user.is_authenticated
+
+
+def test_a_moderator_adds_and_edits_players_with_bengali_usernames(admin_client,
+                                                                   django_user_model):
+    added = admin_client.post(reverse("admin:auth_user_add"), {
+        "username": "রুমি", "password1": "a long passphrase 42", "password2":
+        "a long passphrase 42", "usable_password": "true"})
+    assert added.status_code == 302, added.context["adminform"].form.errors
+    rumi = django_user_model.objects.get(username="রুমি")
+    # Deactivating a player (a cheater, say) saves the change form, username and all.
+    page = admin_client.get(reverse("admin:auth_user_change", args=[rumi.id]))
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items()
+            if value is not None and name not in ("groups", "user_permissions", "password")}
+    data.pop("is_active")  # unticked
+    data.update({"username": "রুমি", "date_joined_0": "2026-12-07",
+                 "date_joined_1": "10:00:00", "last_login_0": "", "last_login_1": ""})
+    changed = admin_client.post(reverse("admin:auth_user_change", args=[rumi.id]), data)
+    assert changed.status_code == 302, changed.context["adminform"].form.errors
+    rumi.refresh_from_db()
+    assert not rumi.is_active
+    # A name with a space is still refused, with the site's own words.
+    refused = admin_client.post(reverse("admin:auth_user_add"), {
+        "username": "রুমি আক্তার", "password1": "a long passphrase 42",
+        "password2": "a long passphrase 42", "usable_password": "true"})
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.errors["username"] == [player_username.message]
+    assert not django_user_model.objects.filter(username="রুমি আক্তার").exists()
