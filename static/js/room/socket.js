@@ -14,6 +14,8 @@
   var BACKOFF_MIN = 500, BACKOFF_MAX = 8000;
   // A seated page's messages keep its seat "present"; a seat silent for 40 s counts as away.
   var PING_EVERY = 25000, PONG_WITHIN = 8000;
+  // Seconds: a round trip longer than this is a stall, not the link's pace.
+  var LAG_AT_MOST = 3;
   // Past capacity two server processes can publish one table's moves out of
   // order (docs/performance.md): an update that arrives before the one it
   // follows waits this long for it, then the page reconnects for the truth.
@@ -83,10 +85,25 @@
 
   function startPing() {
     R.every("ping", function () {
-      R.send({ type: "ping" });
+      timedPing();
       // A socket that stays silent is dead even if the browser has not noticed.
       R.after("pong", resync, PONG_WITHIN);
     }, PING_EVERY);
+  }
+  /* A ping whose pong times the link (S.lag, which the countdowns allow for). */
+  function timedPing() {
+    S.pingNo = (S.pingNo || 0) + 1;
+    S.pingSent = { id: "lag" + S.pingNo, at: performance.now(), hidden: document.hidden };
+    R.send({ type: "ping", id: S.pingSent.id });
+  }
+  function timed(pong) {
+    var sent = S.pingSent;
+    if (!sent || pong.id !== sent.id) return;
+    S.pingSent = null;
+    // A hidden page's timers and messages wait on the browser: no measure of the link.
+    if (sent.hidden || document.hidden) return;
+    var took = Math.min(LAG_AT_MOST, (performance.now() - sent.at) / 1000);
+    S.lag = S.lag ? (S.lag + took) / 2 : took;
   }
   function stopPing() { R.stop("ping"); R.stop("pong"); }
 
@@ -137,6 +154,7 @@
         R.render();
         R.promptTurn();
         R.announceUpdate([], false);
+        timedPing();  // the link's pace now, not 25 s later
         break;
       case "update":
         if (S.version !== null && msg.version !== S.version + 1) {
@@ -181,6 +199,8 @@
         R.render();
         break;
       case "pong":
+        timed(msg);
+        break;
       case "ok":
         break;
     }

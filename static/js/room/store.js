@@ -36,6 +36,8 @@
     attempt: 0,
     retryAt: 0,
     offset: 0,             // server clock minus ours, in seconds (from server_time)
+    lag: 0,                // the link's round trip, in seconds (socket.js times pings)
+    pingSent: null,        // the timed ping on its way: {id, at, hidden}
     pending: false,        // an action is on its way; avoid double taps
     seedFor: null,         // the server-seed commitment this page has contributed to
     // what the page shows
@@ -102,8 +104,11 @@
     }));
   };
 
-  /* Seconds left until a Unix time of the server's clock. */
-  R.secondsUntil = function (unix) { return unix - (Date.now() / 1000 + S.offset); };
+  /* Seconds left until a Unix time of the server's clock, for a move made
+     now: server_time was already old when it arrived, and a tap takes as long
+     again to reach the table, so the countdowns end a round trip early (on a
+     slow link, a tap in the ring's last moment arrived too late). */
+  R.secondsUntil = function (unix) { return unix - (Date.now() / 1000 + S.offset) - S.lag; };
 
   // ---- reads ------------------------------------------------------------------
 
