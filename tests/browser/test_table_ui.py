@@ -356,16 +356,19 @@ def test_a_connected_page_pings_every_25_seconds_and_stays_connected(players):
     rumi.start()
     rumi.create_room("ludo", 2)
     opened = page.evaluate("__ws.open[__ws.open.length - 1]")
-    page.clock.run_for(26_000)
+    # One ping times the link as the snapshot arrives, then one every 25 s.
     page.wait_for_function("() => __ws.pongs >= 1")
-    page.clock.run_for(25_000)
+    page.clock.run_for(26_000)
     page.wait_for_function("() => __ws.pongs >= 2")
+    page.clock.run_for(25_000)
+    page.wait_for_function("() => __ws.pongs >= 3")
     pings = page.evaluate(
         "__ws.sent.filter(([t, m]) => JSON.parse(m).type === 'ping').map(([t]) => t)"
     )
-    assert len(pings) == 2, pings
-    assert 24_000 <= pings[0] - opened <= 26_500, pings[0] - opened
-    assert 24_000 <= pings[1] - pings[0] <= 26_000, pings
+    assert len(pings) == 3, pings
+    assert pings[0] - opened <= 2_000, pings[0] - opened
+    assert 24_000 <= pings[1] - opened <= 26_500, pings[1] - opened
+    assert 24_000 <= pings[2] - pings[1] <= 26_000, pings
     # The server answered each one, so the page never dropped the socket.
     assert page.evaluate("__ws.open.length") == 1
     expect(page.locator("#room")).to_have_attribute("data-connected", "yes")
