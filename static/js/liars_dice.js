@@ -287,13 +287,24 @@
 
     var box = el("section", { class: "ld-picker bid-picker", "aria-labelledby": "pick-title", "data-testid": "bid-picker", "data-total": v.total_dice },
       el("h2", { id: "pick-title", class: "visually-hidden" }, gettext("Your move")));
+    // A tap on the picker changes only the picker: it is drawn again in its
+    // place, not the whole page (the cup, six seats and their dice), which
+    // took a cheap phone most of a frame per tap. The focus stays on the key
+    // it was on.
+    var redraw = function () {
+      var focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+      var fresh = picker(bids, canChallenge, c);
+      box.replaceWith(fresh);
+      var again = focusKey && fresh.querySelector('[data-key="' + focusKey + '"]');
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    };
     if (quantities.length) {
       var qi = quantities.indexOf(pick.quantity);
       var step = function (d) {
         pick.quantity = quantities[qi + d];
         var ok = byQty[pick.quantity] || {};
         if (!ok[pick.face]) pick.face = FACE_ORDER.filter(function (f) { return ok[f]; })[0];
-        KG.render();
+        redraw();
         // At either end of the range the pressed button is disabled: keep the
         // keyboard in the stepper, on the button that still goes somewhere.
         var here = document.querySelector('[data-key="qty-' + (d > 0 ? "up" : "down") + '"]');
@@ -315,7 +326,7 @@
         faceRow.appendChild(el("button", {
           type: "button", "data-key": "face-" + f, "data-face": f, "aria-pressed": String(pick.face === f),
           "aria-label": fmt(gettext("face %(face)s"), { face: face(f) }), disabled: !ok || !c.canAct,
-          onclick: function () { pick.face = f; KG.render(); say(bidWords(pick.quantity, pick.face)); },
+          onclick: function () { pick.face = f; redraw(); say(bidWords(pick.quantity, pick.face)); },
         }, KG.die(f, {})));
       });
       box.appendChild(faceRow);
