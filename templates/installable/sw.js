@@ -20,10 +20,19 @@ const MATCH = { ignoreVary: true };
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(CONFIG.pages.concat(CONFIG.assets)))
+      .then((cache) => cache.addAll(CONFIG.pages.concat(CONFIG.assets)).then(() => noteLanguage(cache)))
       .then(() => self.skipWaiting())
   );
 });
+
+// The pages just stored are in the language the server chose for this browser
+// (its cookie, else Accept-Language), which is the page's own on a first
+// visit: noted, so the page's "language" message does not fetch them all again.
+async function noteLanguage(cache) {
+  const stored = await cache.match(CONFIG.offline, MATCH);
+  const lang = stored && stored.headers.get("Content-Language");
+  if (lang) await cache.put("/__language", new Response(lang));
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(

@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import time
+from unittest import mock
 from urllib.parse import urljoin
 
 import pytest
@@ -68,8 +69,14 @@ class AppUser(Player):
         self.page.set_default_timeout(20_000)
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.worker_fetches: list[str] = []  # the service worker's own (see ``playwright``)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.context.on("request", self.note_request)
+
+    def note_request(self, request) -> None:
+        self.requests.append(request.url)
+        if request.service_worker is not None:
+            self.worker_fetches.append(request.url)
 
     def start(self, name: str) -> AppUser:
         self.name = name
@@ -78,8 +85,15 @@ class AppUser(Player):
 
 @pytest.fixture(scope="module")
 def playwright():
-    with sync_playwright() as running:
+    # Playwright reports what a service worker fetches only when asked, by its
+    # driver's environment (docs: "Service Worker Network Events", experimental).
+    with mock.patch.dict(os.environ, {"PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS": "1"}):
+        manager = sync_playwright()
+        running = manager.__enter__()
+    try:
         yield running
+    finally:
+        manager.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -164,6 +178,10 @@ def test_chromium_can_install_the_app_and_it_opens_the_home_page(lang, app_user,
     player = app_user(lang).start("Installer")
     page = player.page
     wait_for_worker(page, lang)
+    # The first visit stores each page once: the worker notes the language of
+    # what it stored, and the page's word on its language fetches nothing again.
+    rules = [url for url in player.worker_fetches if url.endswith("/rules/ludo/")]
+    assert rules == [player.base_url + "/rules/ludo/"], player.worker_fetches
     cdp = player.context.new_cdp_session(page)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert errors == [], errors
