@@ -90,6 +90,14 @@
   };
   KG.diceOfRecord = diceOf;
 
+  /* The chosen file's name, in place of the browser's own words (verify.html). */
+  document.addEventListener("change", function (ev) {
+    var input = ev.target;
+    if (!input.matches || !input.matches("[data-verify-file]")) return;
+    var shown = document.querySelector("[data-file-name]");
+    if (shown) shown.textContent = input.files && input.files[0] ? input.files[0].name : shown.dataset.none;
+  });
+
   /* Where the record comes from: an uploaded file, the pasted text, or the
      record embedded in the game page, in that order. */
   KG.verifySource = async function () {

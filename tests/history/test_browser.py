@@ -100,6 +100,28 @@ def test_pasting_a_record_on_the_verify_page_checks_it_in_both_places(server, pa
     shot(page, "verify-rejected")
 
 
+def test_a_record_file_is_chosen_and_checked_in_the_pages_own_words(server, page, tmp_path):
+    """The browser's own file button said "Choose File / No file chosen" on
+    the Bengali page; ours says it in Bengali and names the file chosen."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(server.base_url + "/verify/")
+    expect(page.locator(".file-pick-button")).to_have_text("ফাইল বেছে নিন")
+    expect(page.locator("[data-file-name]")).to_have_text("কোনো ফাইল বাছা হয়নি")
+    saved = tmp_path / "khelaghor-game.json"
+    saved.write_text(json.dumps(record_for("ludo")))
+    # The keyboard's way in is the file field itself, under our button.
+    field = page.get_by_label("…অথবা রেকর্ড ফাইল")
+    field.focus()
+    expect(field).to_be_focused()
+    field.set_input_files(str(saved))
+    expect(page.locator("[data-file-name]")).to_have_text("khelaghor-game.json")
+    page.click("[data-verify-run]")
+    page.locator("[data-verify-out][data-state=ok]").wait_for()
+    shot(page, "verify-file-chosen-360x640")
+    page.get_by_role("button", name="সার্ভারে যাচাই করুন").click()
+    assert page.locator("[data-testid=server-verdict]").get_attribute("data-ok") == "true"
+
+
 def test_the_browser_verifier_tells_a_broken_record_from_no_record(server, page):
     """A record with one quote deleted was answered "paste a record first"."""
     page.goto(server.base_url + "/verify/")
