@@ -6,7 +6,7 @@
    a first snapshot or a resync, which never makes a sound.
 
    - Sounds are synthesised with Web Audio (no files to download): roll, move,
-     climb, slide, capture, home, win, your turn. They are OFF on a first visit;
+     climb, slide, capture, home, win, your turn, and five seconds left. They are OFF on a first visit;
      one tap on the button turns them on, remembered in localStorage
      ("kg-sound" = "on" | "off").
    - Vibration (navigator.vibrate, where the phone has it) on your turn goes with
@@ -142,6 +142,7 @@
       tone(ac, 0.46, 1046, 1046, 0.5, "sine", 0.12);
     },
     turn: function (ac) { tone(ac, 0, 880, 880, 0.11, "sine", 0.16); tone(ac, 0.13, 1320, 1320, 0.16, "sine", 0.14); },
+    hurry: function (ac) { [0, 0.16, 0.32].forEach(function (t) { tone(ac, t, 660, 660, 0.07, "square", 0.07); }); },
   };
   function play(name) {
     if (!soundOn || !SOUNDS[name]) return;
@@ -152,6 +153,13 @@
     try { SOUNDS[name](ac); } catch (e) { /* a browser without some node: stay quiet */ }
   }
   feel.play = play;
+
+  /* Five seconds left on your turn (table.js, once a decision): three quick
+     ticks and a buzz, for a player who looked away; with the same switch. */
+  feel.hurry = function () {
+    play("hurry");
+    buzz();
+  };
 
   // ---- what an update sounds like -------------------------------------------------
 

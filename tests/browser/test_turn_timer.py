@@ -20,6 +20,9 @@ def test_a_timeout_is_said_in_words(players):
     rumi = players("Rumi", "bn", PHONE)
     tanvir = players("Tanvir", "en", DESKTOP)
     seat_two_and_start(rumi, tanvir, "snakes", 2)
+    for page in (rumi.page, tanvir.page):  # sound on: the last seconds tick too
+        page.get_by_test_id("sound-toggle").click()
+        expect(page.get_by_test_id("sound-toggle")).to_have_attribute("aria-pressed", "true")
     # Nobody rolls: the turn timer acts for whoever's turn it is, and both pages
     # say so in their event logs, which keep every sentence (a later timeout
     # cannot push this one out of sight within the test). A player's own page
@@ -32,6 +35,7 @@ def test_a_timeout_is_said_in_words(players):
     waiting = (rumi.page, "bn") if seat == 0 else (tanvir.page, "en")
     last_seconds = re.compile(r"আর [০-৯] সেকেন্ড" if waiting[1] == "bn" else r"\d seconds? left")
     expect(waiting[0].locator("#event-log")).to_contain_text(last_seconds)
+    assert "hurry" in waiting[0].evaluate("KG.feel.played")
 
 
 class HoldTheMoveUntilTheTimeout:

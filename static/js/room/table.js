@@ -197,11 +197,13 @@
         words.textContent = gettext("Time ran out while the connection was down; the table has moved on");
       }
       // The ring is silent (a timer read every second is noise): once a
-      // decision, five seconds before the end, a screen reader hears it.
+      // decision, five seconds before the end, a screen reader hears it, and
+      // with sound on everyone hears three ticks (feel.js).
       var warnFor = turn.seat + ":" + turn.deadline;
       if (mine && !device && left > 0 && left <= 5 && S.warnedFor !== warnFor && !(R.seatOf(turn.seat) || {}).held) {
         S.warnedFor = warnFor;
         KG.announce(fmt(ngettext("%(n)s second left", "%(n)s seconds left", secs), { n: secs }));
+        if (KG.feel && KG.feel.hurry) KG.feel.hurry();
       }
     }
     tick();
