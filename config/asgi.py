@@ -20,6 +20,7 @@ from channels.sessions import CookieMiddleware, InstanceSessionWrapper  # noqa: 
 
 from config import frames  # noqa: E402
 from rooms import ticker  # noqa: E402
+from rooms.consumers import seats_offline_for_stop  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
 # Frames over the server's size limit get too_large and close 4009, not a
@@ -92,9 +93,7 @@ def _start_ticker_with_daphne() -> None:
 
 
 def _seats_offline_for_stop():
-    from twisted.internet.defer import Deferred
-
-    from rooms.consumers import seats_offline_for_stop
+    from twisted.internet.defer import Deferred  # daphne's Twisted, as above
 
     return Deferred.fromFuture(asyncio.ensure_future(seats_offline_for_stop()))
 
@@ -121,8 +120,6 @@ async def _lifespan(receive, send) -> None:
             ticker.ensure_started()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
-            from rooms.consumers import seats_offline_for_stop
-
             await seats_offline_for_stop()
             await send({"type": "lifespan.shutdown.complete"})
             return
