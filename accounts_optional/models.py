@@ -74,13 +74,20 @@ class RatingDue(models.Model):
 
 
 class RatingChange(models.Model):
-    """One rated game's effect on one rating: the points of its history chart."""
+    """One rated game's effect on one rating: the points of its history chart,
+    and how the game moved it, for the game's results panel."""
 
     rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes",
                                verbose_name=_("rating"))
     game = models.ForeignKey("rooms.Game", null=True, on_delete=models.SET_NULL,
                              related_name="+", help_text=_("Empty for a moderator's reset"),
                              verbose_name=_("game"))
+    # The seat the account played and its skill before the game: the room's
+    # seats may change hands after the game, and the rating's earlier change
+    # may be gone (a moderator's reset). Empty in changes written before these
+    # were kept.
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    mu_before = models.FloatField(_("skill before (μ)"), null=True, blank=True)
     mu = models.FloatField(_("skill (μ)"))
     sigma = models.FloatField(_("uncertainty (σ)"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)

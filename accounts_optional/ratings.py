@@ -176,10 +176,11 @@ def rate_game(game_id: int, seats: list[SeatAtEnd]) -> int | None:
         updated = MODEL.rate(teams, ranks=ranks)
         for index, user_id in rated_users.items():
             rating = ratings[user_id]
-            new = updated[index][0]
+            new, before = updated[index][0], rating.mu  # a newcomer's is the default
             rating.mu, rating.sigma, rating.games = new.mu, new.sigma, rating.games + 1
             rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
-            RatingChange.objects.create(rating=rating, game=game, mu=new.mu, sigma=new.sigma)
+            RatingChange.objects.create(rating=rating, game=game, seat=index, mu_before=before,
+                                        mu=new.mu, sigma=new.sigma)
         marker.players = len(rated_users)
         marker.save(update_fields=["players"])
         return len(rated_users)

@@ -105,6 +105,9 @@ def test_a_rated_game_moves_the_winner_up_and_the_loser_down_once(django_user_mo
         assert after[user_in[game_row.placings[-1]]].mu < DEFAULT_MU
     assert all(r.games == 1 and r.sigma < 25 / 3 for r in after.values())
     assert RatingChange.objects.filter(game=game_row).count() == 2
+    # Each change keeps its seat and the rating it started from: a newcomer's default.
+    changes = RatingChange.objects.filter(game=game_row).order_by("seat")
+    assert list(changes.values_list("seat", "mu_before")) == [(0, DEFAULT_MU), (1, DEFAULT_MU)]
     assert RatedGame.objects.get(game=game_row).players == 2
 
     # Seeing the same game end again changes nothing.
