@@ -177,6 +177,52 @@ async def _published_or_heard_here(layer, group: str, message: dict[str, Any], p
                     extra=REDIS_AWAY_NOTE)
 
 
+def send_to_room(room_id: int, message: dict[str, Any]) -> None:
+    """From sync code in any thread, after a commit: ``message`` to every socket
+    of the room, as a group message that is not an update (no version: a
+    socket that misses it needs no resync; the consumer's handler of its type
+    forwards it). Used for a finished game's ratings (accounts_optional.ratings).
+
+    It goes out on the event loop of the async code whose work this is, when
+    the context says which (``from_event_loop``), as a room's updates do: should
+    Redis be away it still reaches this process's sockets (``deliver_here``).
+    Elsewhere it is sent from this thread. Never raises: the message is a
+    courtesy, and its sender (a rating thread, the timers' sweep) has nothing
+    to undo; a failure is logged as a warning."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    group = room_group(room_id)
+    loop = _caller_loop.get()
+    if loop is not None and not loop.is_closed():
+        try:
+            threads.call_on_loop(loop, _start_room_message, layer, group, message)
+            return
+        except RuntimeError:  # the loop closed meanwhile: sent from here instead
+            pass
+    try:
+        async_to_sync(_sent_or_heard_here)(layer, group, message)
+    except Exception:
+        log.warning("a room's %s message could not be sent", message.get("type"), exc_info=True)
+
+
+def _start_room_message(layer, group: str, message: dict[str, Any]) -> None:
+    _start(_sent_or_heard_here(layer, group, message), "a room's message could not be sent")
+
+
+async def _sent_or_heard_here(layer, group: str, message: dict[str, Any]) -> None:
+    """``message`` to ``group`` through the layer; should Redis be away, to
+    this process's sockets of the group at least. Any failure is a warning."""
+    try:
+        await layer.group_send(group, message)
+    except REDIS_AWAY as exc:
+        heard = deliver_here(layer, group, message)
+        log.warning("Redis is away (%s): a room's %s message went to the %d socket(s) of this "
+                    "process only", exc, message.get("type"), heard, extra=REDIS_AWAY_NOTE)
+    except Exception:
+        log.warning("a room's %s message could not be sent", message.get("type"), exc_info=True)
+
+
 def deliver_here(layer, group: str, message: dict[str, Any]) -> int:
     """Put ``message`` straight into the queues of this process's sockets in
     ``group``, as channels_redis's pub/sub layer does with a message Redis
