@@ -21,10 +21,16 @@ changes are locked in one order, so games finishing at once never lose an update
 A ``RatingDue`` row, written with the game's end, remembers the work until it is
 done: if the process dies before its thread gets to it, the timers' sweep rates
 the game later (``rate_overdue``).
+
+Once the new ratings are committed, the room hears how each rated seat's rating
+moved (a ``ratings`` message, docs/protocol.md), so the results panel can say
+so; a page that loads later finds the same in its snapshot
+(``rooms.selectors.finished_game_ratings``).
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from collections import Counter
 from collections.abc import Iterable
@@ -43,8 +49,9 @@ from django.db import (
 from openskill.models import PlackettLuce
 
 from games.registry import declaration, get_game
-from rooms import clock
+from rooms import clock, publish
 from rooms.models import Game, MoveLog, Room
+from rooms.selectors import is_rated_table, rating_change_json
 
 from .models import (
     DEFAULT_MU,
@@ -72,13 +79,8 @@ UNKNOWN_BOT = 25.0  # external programs, or a kind added later
 
 
 # ---- which games and seats count ---------------------------------------------------
-
-
-def is_rated_table(room: Room) -> bool:
-    """Quick play is always rated; a private table only when its host chose it."""
-    if room.visibility == Room.Visibility.PUBLIC:
-        return True
-    return bool((room.options or {}).get("rated"))
+# Which tables are rated is ``is_rated_table`` (rooms.selectors, which also
+# reads a finished game's rating changes into its snapshot).
 
 
 def computer_share(game: str, events: Iterable[dict[str, Any]]) -> dict[int, tuple[int, int]]:
@@ -141,8 +143,9 @@ class SeatAtEnd:
 
 
 def rate_game(game_id: int, seats: list[SeatAtEnd]) -> int | None:
-    """Update the ratings of ``game_id``'s account seats. Returns how many
-    changed, or None when the game was rated already (by this or another process)."""
+    """Update the ratings of ``game_id``'s account seats, and once that commits
+    tell the room how they moved. Returns how many changed, or None when the
+    game was rated already (by this or another process)."""
     with transaction.atomic():
         game = Game.objects.get(id=game_id)
         # Whatever happens below, this game's rating is no longer due.
@@ -174,15 +177,20 @@ def rate_game(game_id: int, seats: list[SeatAtEnd]) -> int | None:
         teams = [[_opponent(game.game, s, ratings)] for s in sorted(seats, key=lambda s: s.index)]
         ranks = ranks_of(game.placings, len(seats))
         updated = MODEL.rate(teams, ranks=ranks)
-        for index, user_id in rated_users.items():
+        moved = []
+        for index, user_id in sorted(rated_users.items()):
             rating = ratings[user_id]
             new, before = updated[index][0], rating.mu  # a newcomer's is the default
             rating.mu, rating.sigma, rating.games = new.mu, new.sigma, rating.games + 1
             rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
             RatingChange.objects.create(rating=rating, game=game, seat=index, mu_before=before,
                                         mu=new.mu, sigma=new.sigma)
+            moved.append(rating_change_json(index, before, new.mu))
         marker.players = len(rated_users)
         marker.save(update_fields=["players"])
+        # Not before the commit: a page must never show a rating that was rolled back.
+        message = {"type": "room.ratings", "game": game_id, "changes": moved}
+        transaction.on_commit(lambda: publish.send_to_room(game.room_id, message), robust=True)
         return len(rated_users)
 
 
@@ -255,7 +263,10 @@ def rate_overdue(limit: int = 50) -> int:
 
 
 def _submit(game_id: int, seats: list[SeatAtEnd]) -> Future:
-    return _worker.submit(_rate_in_background, game_id, seats)
+    # In a copy of the context of the command that ended the game: the thread
+    # then sends the room its new ratings through that command's event loop,
+    # as the game's own updates went (rooms.publish.send_to_room).
+    return _worker.submit(contextvars.copy_context().run, _rate_in_background, game_id, seats)
 
 
 def _rate_in_background(game_id: int, seats: list[SeatAtEnd]) -> None:

@@ -674,6 +674,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             {"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]}
         )
 
+    async def room_ratings(self, message: dict[str, Any]) -> None:
+        """How a finished game's rated seats' ratings moved (accounts_optional.ratings):
+        to every socket, spectators too, as ratings are public on the leaderboards."""
+        await self._send(
+            {"type": "ratings", "game": message["game"], "changes": message["changes"]}
+        )
+
     async def _send(self, payload: dict[str, Any]) -> None:
         if self.closing:
             return

@@ -98,6 +98,19 @@ def game_json(game_row: Game | None, state: Any, seat: int | None) -> dict[str, 
     }
 
 
+def is_rated_table(room: Room) -> bool:
+    """Quick play is always rated; a private table only when its host chose it."""
+    if room.visibility == Room.Visibility.PUBLIC:
+        return True
+    return bool((room.options or {}).get("rated"))
+
+
+def rating_change_json(seat: int, before: float, after: float) -> dict[str, Any]:
+    """How one seat's rating moved in a game, as people see ratings: the skill
+    (mu) to one decimal (accounts_optional.ratings.Row.shown)."""
+    return {"seat": seat, "before": round(before, 1), "after": round(after, 1)}
+
+
 def you_json(seats: list[Seat], seat: int | None) -> dict[str, Any]:
     if seat is None:
         return {"seat": None, "is_host": False, "name": None}

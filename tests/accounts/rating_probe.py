@@ -2,7 +2,8 @@
 
 - ``played``: a rated private game played through the room services with real
   commits; its rating is written after the commit by the background thread
-  (polled here with a deadline), not by the move that ended the game;
+  (polled here with a deadline), not by the move that ended the game, and the
+  thread tells the room's group (the in-memory channel layer) how it moved;
 - ``same_game``: several threads rate one finished game at once;
 - ``two_games``: two games that share a player are rated at once.
 """
@@ -18,6 +19,8 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
+from asgiref.sync import async_to_sync  # noqa: E402
+from channels.layers import get_channel_layer  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 
@@ -25,6 +28,7 @@ from accounts_optional import ratings  # noqa: E402
 from accounts_optional.models import RatedGame, Rating, RatingChange  # noqa: E402
 from rooms import services  # noqa: E402
 from rooms.models import Game, Room  # noqa: E402
+from rooms.publish import room_group  # noqa: E402
 from tests.history.factories import record_for, stored_game  # noqa: E402
 
 User = get_user_model()
@@ -60,10 +64,23 @@ def at_once(calls) -> list:
     return results
 
 
+def heard_by_the_room(room_id: int, channel: str) -> list[dict]:
+    """What the room's group was sent so far (a marker sent now ends the list)."""
+    layer, end = get_channel_layer(), {"type": "probe.end"}
+    async_to_sync(layer.group_send)(room_group(room_id), end)
+    messages = []
+    while (message := async_to_sync(layer.receive)(channel)) != end:
+        messages.append(message)
+    return messages
+
+
 def played() -> dict:
     user = account("played")
     host = services.Actor(uuid.uuid4().hex, "Host", user.id)
     room = services.room_create(actor=host, game="snakes", seats=2, options={"rated": True})
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()  # a socket's place in the room's group
+    async_to_sync(layer.group_add)(room_group(room.id), channel)
     services.bot_add(room.code, host)
     services.game_start(room.code, host)
     moves = 0
@@ -77,9 +94,13 @@ def played() -> dict:
         if time.monotonic() > deadline:
             raise SystemExit("the rating was never written")
         time.sleep(0.05)
+    # The rating thread has one worker: a task queued now runs once the
+    # rating's task, and the message it sends after its commit, are done.
+    ratings._worker.submit(lambda: None).result(timeout=60)
+    told = [m for m in heard_by_the_room(room.id, channel) if m["type"] == "room.ratings"]
     rating = Rating.objects.get(user=user, game="snakes")
     return {"moves": moves, "status": game_row.status, "placings": game_row.placings,
-            "games": rating.games,
+            "games": rating.games, "game": game_row.id, "told": told,
             "mu": rating.mu, "changes": rating.changes.count()}
 
 

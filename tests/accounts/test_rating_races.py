@@ -1,7 +1,7 @@
 """Ratings on PostgreSQL, with real commits and real concurrency (rating_probe.py):
-a game's ratings are written after its commit by the background thread, exactly
-once however many processes or threads see it end, and two games that share a
-player both count."""
+a game's ratings are written after its commit by the background thread, which
+then tells the room, exactly once however many processes or threads see it end,
+and two games that share a player both count."""
 
 from __future__ import annotations
 
@@ -34,6 +34,12 @@ def test_a_rated_game_played_through_the_rooms_is_rated_after_its_commit(probe):
     assert played["games"] == 1 and played["changes"] == 1
     won = played["placings"][0] == 0
     assert (played["mu"] > 25) == won, played
+
+
+def test_the_rating_thread_tells_the_room_how_the_rating_moved(probe):
+    played = probe["played"]
+    assert played["told"] == [{"type": "room.ratings", "game": played["game"], "changes": [
+        {"seat": 0, "before": 25.0, "after": round(played["mu"], 1)}]}]
 
 
 def test_a_game_seen_ending_by_many_at_once_is_rated_exactly_once(probe):

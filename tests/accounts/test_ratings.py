@@ -1,5 +1,6 @@
-"""Ratings: which games and seats count, the update itself (once per game), the
-host's "rated" choice, the leaderboard and profile pages, and moderation.
+"""Ratings: which games and seats count, the update itself (once per game), what
+the room is told of it (the ``ratings`` message), the host's "rated" choice, the
+leaderboard and profile pages, and moderation.
 
 These run on the test database (SQLite) and call ``rate_game`` directly; the
 after-commit thread and races between processes are tested on PostgreSQL in
@@ -12,6 +13,8 @@ import logging
 import uuid
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.urls import reverse
 
@@ -28,8 +31,10 @@ from accounts_optional.models import (
 from accounts_optional.ratings import SeatAtEnd
 from rooms import clock, errors, services
 from rooms.models import Game, Room
+from rooms.publish import room_group
 from tests.history.factories import record_for, stored_game
 from tests.room_fixtures import person
+from tests.servers import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -209,6 +214,103 @@ def test_a_due_rating_is_cleared_by_the_update_and_never_done_twice(
         clock.reset()
     assert list(Rating.objects.order_by("id").values_list("mu", "games")) == before
     assert not RatingDue.objects.exists()
+
+
+# ---- telling the room ----------------------------------------------------------------------
+
+
+class RoomListener:
+    """A socket's place in a room's group on the channel layer the tests use
+    (in memory), without a socket: what the room's sockets would be handed."""
+
+    END = {"type": "test.end"}
+
+    def __init__(self, room_id: int) -> None:
+        self.layer = get_channel_layer()
+        self.group = room_group(room_id)
+        self.channel = async_to_sync(self.layer.new_channel)()
+        async_to_sync(self.layer.group_add)(self.group, self.channel)
+
+    def heard(self) -> list[dict]:
+        """Every message the room was sent so far, in order: a marker sent now
+        comes after all of them, so the list ends where it is received."""
+        async_to_sync(self.layer.group_send)(self.group, self.END)
+        messages = []
+        while (message := async_to_sync(self.layer.receive)(self.channel)) != self.END:
+            messages.append(message)
+        return messages
+
+
+def test_the_room_hears_how_each_rated_seat_moved_once_the_ratings_commit(
+        django_user_model, django_capture_on_commit_callbacks):
+    game_row, first, second = two_accounts_and_a_computer(django_user_model)
+    Rating.objects.create(user=first, game="snakes", mu=30.04, sigma=5.0, games=3)
+    room = RoomListener(game_row.room_id)
+    with django_capture_on_commit_callbacks(execute=False) as after_commit:
+        assert ratings.rate_game(game_row.id, seats_of(game_row)) == 2
+    assert room.heard() == [], "nothing before the commit"
+
+    for callback in after_commit:
+        callback()
+    mu = {r.user_id: r.mu for r in Rating.objects.filter(game="snakes")}
+    assert room.heard() == [{"type": "room.ratings", "game": game_row.id, "changes": [
+        {"seat": 0, "before": 30.0, "after": round(mu[first.id], 1)},
+        {"seat": 1, "before": 25.0, "after": round(mu[second.id], 1)},  # a newcomer
+    ]}]
+    # What the results panel shows is what a player sees everywhere: one decimal.
+    assert f"{mu[first.id]:.1f}" == str(round(mu[first.id], 1))
+    stored = RatingChange.objects.filter(game=game_row).order_by("seat")
+    assert [(c.seat, c.mu_before) for c in stored] == [(0, 30.04), (1, DEFAULT_MU)]
+
+    # Seen ending again (another process): rated once, told once.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ratings.rate_game(game_row.id, seats_of(game_row)) is None
+    assert room.heard() == []
+
+
+def test_a_game_with_no_seat_to_rate_tells_the_room_nothing(
+        django_user_model, django_capture_on_commit_callbacks):
+    player = account(django_user_model, "twice")
+    game_row = stored_game(record_for("snakes"), humans={0: "a" * 32, 1: "b" * 32},
+                           users={0: player, 1: player})
+    room = RoomListener(game_row.room_id)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ratings.rate_game(game_row.id, seats_of(game_row)) == 0
+    assert room.heard() == []
+
+
+def test_a_rating_done_by_the_sweep_is_told_to_the_room_too(
+        django_user_model, django_capture_on_commit_callbacks):
+    game_row, first, second = two_accounts_and_a_computer(django_user_model)
+    finished_rated_with_thread_lost(game_row, django_capture_on_commit_callbacks)
+    room = RoomListener(game_row.room_id)
+    try:
+        clock.advance(ratings.OVERDUE_AFTER.total_seconds() + 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert ratings.rate_overdue() == 1
+    finally:
+        clock.reset()
+    (told,) = room.heard()
+    assert told["type"] == "room.ratings" and told["game"] == game_row.id
+    assert [(c["seat"], c["before"]) for c in told["changes"]] == [(0, 25.0), (1, 25.0)]
+    after = {r.user_id: round(r.mu, 1) for r in Rating.objects.all()}
+    assert [c["after"] for c in told["changes"]] == [after[first.id], after[second.id]]
+
+
+def test_with_redis_away_the_ratings_stand_and_the_room_message_is_only_a_warning(
+        django_user_model, django_capture_on_commit_callbacks, settings, caplog):
+    game_row, first, _ = two_accounts_and_a_computer(django_user_model)
+    # The production layer, on a Redis that is not there (nothing listens on the port).
+    settings.CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": f"redis://127.0.0.1:{free_port()}"}]},
+    }}
+    with caplog.at_level(logging.WARNING, logger="rooms.publish"):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert ratings.rate_game(game_row.id, seats_of(game_row)) == 2
+    assert "Redis is away" in caplog.text and "room.ratings" in caplog.text
+    assert all(r.levelno == logging.WARNING for r in caplog.records if r.name == "rooms.publish")
+    assert Rating.objects.get(user=first).games == 1
 
 
 # ---- which tables are rated --------------------------------------------------------------

@@ -418,3 +418,49 @@ async def test_an_update_sent_as_the_client_drops_is_let_go_and_its_seat_goes_of
     host_seat = await Seat.objects.aget(room__code=code, index=0)
     assert host_seat.disconnected_at is not None
     await guest.disconnect()
+
+
+# ---- a finished game's ratings -------------------------------------------------------
+
+
+RATINGS = {"type": "room.ratings", "game": 7,
+           "changes": [{"seat": 0, "before": 25.0, "after": 26.4},
+                       {"seat": 1, "before": 31.2, "after": 30.5}]}
+
+
+async def test_the_ratings_are_forwarded_to_a_seat_and_a_spectator_alike(room_code):
+    from channels.layers import get_channel_layer
+
+    from rooms.publish import room_group
+
+    code, host_key = room_code
+    host = await connect(code, host_key)
+    watcher = await connect(code, await aguest("Mitu"))
+    await receive(host, "snapshot")
+    await receive(watcher, "snapshot")
+    room = await Room.objects.aget(code=code)
+    await get_channel_layer().group_send(room_group(room.id), dict(RATINGS))
+    forwarded = {"type": "ratings", "game": 7, "changes": RATINGS["changes"]}
+    assert await receive(host, "ratings") == forwarded
+    assert await receive(watcher, "ratings") == forwarded
+    await host.disconnect()
+    await watcher.disconnect()
+
+
+async def test_ratings_for_a_socket_the_client_just_dropped_are_let_go(room_code):
+    from channels.layers import get_channel_layer
+
+    from rooms.publish import room_group
+
+    code, host_key = room_code
+    server = DroppedSocket(application)
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"),
+               (b"cookie", f"sessionid={host_key}".encode())]
+    host = WebsocketCommunicator(server, f"/ws/rooms/{code}/", headers=headers)
+    assert (await host.connect())[0]
+    await receive(host, "snapshot")
+    server.gone = True
+    room = await Room.objects.aget(code=code)
+    await get_channel_layer().group_send(room_group(room.id), dict(RATINGS))
+    await asyncio.wait_for(server.refused.wait(), timeout=5)
+    await host.disconnect()  # re-raises what the consumer raised, if it did
