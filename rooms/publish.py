@@ -28,7 +28,15 @@ from . import threads
 from .jsontext import compact
 from .models import Game, Seat
 from .redis_line import line_for
-from .selectors import devices_of, message_for, owner_tag, room_json, turn_seat_of, you_json
+from .selectors import (
+    devices_of,
+    finished_game_ratings,
+    message_for,
+    owner_tag,
+    room_json,
+    turn_seat_of,
+    you_json,
+)
 from .state import load_state
 from .timers import get_timer_backend, wakeup
 
@@ -51,16 +59,19 @@ def build_update(room, change) -> dict[str, Any]:
     # the channel layer carries strings more cheaply than nested objects.
     shared_room = room_json(room, seats)
     humans = [s.index for s in seats if s.kind == Seat.Kind.HUMAN]
+    ratings = finished_game_ratings(room, game_row)
     if game_row is None or get_game(game_row.game).views_alike:
-        payloads = _payloads_alike(room, seats, game_row, state, events, shared_room, humans)
+        payloads = _payloads_alike(room, seats, game_row, state, events, shared_room, humans,
+                                   ratings)
     else:
         payloads = {
             str(index): compact(message_for("update", room, seats, game_row, state, index, events,
-                                          shared_room))
+                                          shared_room, ratings))
             for index in humans
         }
         payloads["spectator"] = compact(
-            message_for("update", room, seats, game_row, state, None, events, shared_room)
+            message_for("update", room, seats, game_row, state, None, events, shared_room,
+                        ratings)
         )
     owners = {owner_tag(s.session_key): s.index for s in seats
               if s.kind == Seat.Kind.HUMAN and not s.on_device}
@@ -71,7 +82,7 @@ def build_update(room, change) -> dict[str, Any]:
 
 
 def _payloads_alike(room, seats, game_row, state, events, shared_room,
-                    humans: list[int]) -> dict[str, str]:
+                    humans: list[int], ratings=None) -> dict[str, str]:
     """Every seat's payload for a game where all see the same (no hidden
     information: ``Game.views_alike``), or a room with no game. The spectator's
     message is rendered and encoded once; a seat's text is that one with its
@@ -79,7 +90,8 @@ def _payloads_alike(room, seats, game_row, state, events, shared_room,
     each seat's view and JSON anew was a fifth of a move's CPU
     (docs/performance.md). The markers are random per message, so no text a
     player chose (a nickname) can contain them."""
-    message = message_for("update", room, seats, game_row, state, None, events, shared_room)
+    message = message_for("update", room, seats, game_row, state, None, events, shared_room,
+                          ratings)
     marker = secrets.token_hex(12)
     you_mark, legal_mark = f"you-{marker}", f"legal-{marker}"
     message["you"] = you_mark

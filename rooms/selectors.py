@@ -17,6 +17,7 @@ from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts_optional.models import RatingChange
 from games.record import build_record
 from games.registry import declaration, get_game
 
@@ -64,7 +65,10 @@ def seat_json(seat: Seat) -> dict[str, Any]:
     }
 
 
-def game_json(game_row: Game | None, state: Any, seat: int | None) -> dict[str, Any] | None:
+def game_json(game_row: Game | None, state: Any, seat: int | None,
+              ratings: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The game part of a snapshot or update; ``ratings`` (``finished_game_ratings``)
+    only where there are some."""
     if game_row is None:
         return None
     engine = get_game(game_row.game)
@@ -79,7 +83,7 @@ def game_json(game_row: Game | None, state: Any, seat: int | None) -> dict[str, 
     legal = []
     if seat is not None and not over:
         legal = engine.legal_actions(state, seat)
-    return {
+    shown = {
         "id": game_row.id,
         "number": game_row.number,
         "status": game_row.status,
@@ -96,6 +100,9 @@ def game_json(game_row: Game | None, state: Any, seat: int | None) -> dict[str, 
         "record_url": reverse("game_record", args=[game_row.id]) if over else None,
         "page_url": reverse("game_page", args=[game_row.id]) if over else None,
     }
+    if ratings:
+        shown["ratings"] = ratings
+    return shown
 
 
 def is_rated_table(room: Room) -> bool:
@@ -111,6 +118,20 @@ def rating_change_json(seat: int, before: float, after: float) -> dict[str, Any]
     return {"seat": seat, "before": round(before, 1), "after": round(after, 1)}
 
 
+def finished_game_ratings(room: Room, game_row: Game | None) -> list[dict[str, Any]] | None:
+    """How the rated seats' ratings moved in the room's finished game, by seat,
+    once they are updated (after the game's commit, on a thread:
+    accounts_optional.ratings); None before that, and for a game that is on,
+    stopped or unrated. One query, and only for a finished game at a rated table:
+    a move costs none."""
+    if game_row is None or game_row.status != Game.Status.FINISHED or not is_rated_table(room):
+        return None
+    moved = (RatingChange.objects.filter(game_id=game_row.id, seat__isnull=False,
+                                         mu_before__isnull=False)
+             .order_by("seat").values_list("seat", "mu_before", "mu"))
+    return [rating_change_json(seat, before, after) for seat, before, after in moved] or None
+
+
 def you_json(seats: list[Seat], seat: int | None) -> dict[str, Any]:
     if seat is None:
         return {"seat": None, "is_host": False, "name": None}
@@ -120,9 +141,10 @@ def you_json(seats: list[Seat], seat: int | None) -> dict[str, Any]:
 def message_for(
     kind: str, room: Room, seats: list[Seat], game_row: Game | None, state: Any,
     seat: int | None, events: list[dict[str, Any]] | None = None,
-    shared_room: dict[str, Any] | None = None,
+    shared_room: dict[str, Any] | None = None, ratings: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """A ``snapshot`` or ``update`` for one seat (None: a spectator)."""
+    """A ``snapshot`` or ``update`` for one seat (None: a spectator). ``ratings``:
+    ``finished_game_ratings``, read once for all the seats' messages."""
     # server_time lets a page correct its countdown for a phone clock that is off.
     message: dict[str, Any] = {"type": kind, "version": room.version,
                                "server_time": round(clock.timestamp(), 3)}
@@ -131,7 +153,7 @@ def message_for(
         message["events"] = [engine.event_for(e, seat) for e in events or []]
     message["you"] = you_json(seats, seat)
     message["room"] = shared_room if shared_room is not None else room_json(room, seats)
-    message["game"] = game_json(game_row, state, seat)
+    message["game"] = game_json(game_row, state, seat, ratings)
     return message
 
 
@@ -246,7 +268,8 @@ def snapshot_of(room: Room, seats: list[Seat], game_row: Game | None, session_ke
         seat = device_seat_shown(held=held, own=seat, turn_seat=turn_seat_of(game_row),
                                  showing=showing, secret=secret)
     state = load_state(game_row) if game_row is not None else None
-    message = message_for("snapshot", room, seats, game_row, state, seat)
+    message = message_for("snapshot", room, seats, game_row, state, seat,
+                          ratings=finished_game_ratings(room, game_row))
     if device is not None:
         message["device"] = device
     return message

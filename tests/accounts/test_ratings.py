@@ -1,6 +1,6 @@
 """Ratings: which games and seats count, the update itself (once per game), what
-the room is told of it (the ``ratings`` message), the host's "rated" choice, the
-leaderboard and profile pages, and moderation.
+the room is told of it (the ``ratings`` message, the finished game's snapshot), the
+host's "rated" choice, the leaderboard and profile pages, and moderation.
 
 These run on the test database (SQLite) and call ``rate_game`` directly; the
 after-commit thread and races between processes are tested on PostgreSQL in
@@ -29,7 +29,7 @@ from accounts_optional.models import (
     RatingModerationLog,
 )
 from accounts_optional.ratings import SeatAtEnd
-from rooms import clock, errors, services
+from rooms import clock, errors, selectors, services
 from rooms.models import Game, Room
 from rooms.publish import room_group
 from tests.history.factories import record_for, stored_game
@@ -311,6 +311,33 @@ def test_with_redis_away_the_ratings_stand_and_the_room_message_is_only_a_warnin
     assert "Redis is away" in caplog.text and "room.ratings" in caplog.text
     assert all(r.levelno == logging.WARNING for r in caplog.records if r.name == "rooms.publish")
     assert Rating.objects.get(user=first).games == 1
+
+
+def test_a_finished_games_snapshot_carries_its_ratings_for_one_query_and_play_for_none(
+        django_user_model, django_assert_num_queries):
+    game_row, first, second = two_accounts_and_a_computer(django_user_model)
+    room = game_row.room
+    room.options = {"rated": True}
+    room.save(update_fields=["options"])
+    with django_assert_num_queries(1):
+        assert selectors.finished_game_ratings(room, game_row) is None, "not rated yet"
+    assert "ratings" not in selectors.snapshot_for(room.code, "someone")["game"]
+
+    ratings.rate_game(game_row.id, seats_of(game_row))
+    mu = {r.user_id: round(r.mu, 1) for r in Rating.objects.all()}
+    moved = [{"seat": 0, "before": 25.0, "after": mu[first.id]},
+             {"seat": 1, "before": 25.0, "after": mu[second.id]}]
+    with django_assert_num_queries(1):
+        assert selectors.finished_game_ratings(room, game_row) == moved
+    assert selectors.snapshot_for(room.code, "someone")["game"]["ratings"] == moved
+
+    game_row.status = Game.Status.IN_PROGRESS  # as every update during play sees it
+    with django_assert_num_queries(0):
+        assert selectors.finished_game_ratings(room, game_row) is None
+    game_row.status = Game.Status.FINISHED
+    room.options = {}  # a private table its host did not make rated
+    with django_assert_num_queries(0):
+        assert selectors.finished_game_ratings(room, game_row) is None
 
 
 # ---- which tables are rated --------------------------------------------------------------

@@ -423,6 +423,70 @@ async def test_an_update_sent_as_the_client_drops_is_let_go_and_its_seat_goes_of
 # ---- a finished game's ratings -------------------------------------------------------
 
 
+def rated_table_of(username: str) -> tuple[str, str, int]:
+    """A private rated Snakes table whose host, in seat 0, is signed in as
+    ``username``, against a computer: (its code, the host's session key, their id)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_user(username, password="a long pass phrase 7")
+    client = Client()
+    client.force_login(user)
+    key = client.session.session_key
+    room = services.room_create(actor=services.Actor(key, "Rumi", user.id), game="snakes",
+                                seats=2, options={"rated": True})
+    services.bot_add(room.code, services.Actor(key, "Rumi", user.id))
+    return room.code, key, user.id
+
+
+async def test_a_rated_games_end_brings_every_socket_the_ratings_and_later_snapshots_too(settings):
+    """The whole way: the move that ends the game, the rating thread after its
+    commit, the room's group, each consumer; then a page that comes later.
+    The moves are commands run from this event loop as a consumer runs them
+    (its loop is this one): a socket may send 20 frames in 2 s, a game takes more."""
+    from asgiref.sync import sync_to_async
+
+    from accounts_optional.models import Rating
+    from rooms import publish
+    from rooms.threads import command
+
+    settings.KHELAGHOR_BOT_DELAY = 0  # the computer rolls within each of our commands
+    code, key, user_id = await sync_to_async(rated_table_of)("rumi")
+    actor = services.Actor(key, "Rumi", user_id)
+    player = await connect(code, key)
+    watcher = await connect(code, await aguest("Tanvir"))  # a spectator
+    await receive(player, "snapshot")
+    await receive(watcher, "snapshot")
+    publish.from_event_loop()
+    await command(services.game_start)(code, actor)
+    while (room := await Room.objects.aget(code=code)).status == Room.Status.PLAYING:
+        await command(services.game_action)(code, actor, room.version, {"type": "roll"})
+    ended = await receive(player, "update", where=lambda m: m["version"] == room.version)
+    assert ended["game"]["status"] == "finished"
+    assert "ratings" not in ended["game"], "rated after the commit that ended it"
+
+    told = await receive(player, "ratings", timeout=30)
+    rating = await Rating.objects.aget(user_id=user_id, game="snakes")
+    expected = {"type": "ratings", "game": ended["game"]["id"],
+                "changes": [{"seat": 0, "before": 25.0, "after": round(rating.mu, 1)}]}
+    assert told == expected and rating.games == 1
+    assert rating.mu != 25.0, "a result moves a newcomer's rating"
+    assert await receive(watcher, "ratings", timeout=30) == expected
+
+    # A page that loads now (or reconnects) finds them in its snapshot, and
+    # every update of the finished game carries them (the player leaving here).
+    later = await connect(code, await aguest("Mitu"))
+    snapshot = await receive(later, "snapshot")
+    assert snapshot["game"]["id"] == expected["game"]
+    assert snapshot["game"]["ratings"] == expected["changes"]
+    await player.disconnect()
+    update = await receive(watcher, "update",
+                           where=lambda m: not m["room"]["seats"][0]["connected"])
+    assert update["game"]["ratings"] == expected["changes"]
+    for socket in (watcher, later):
+        await socket.disconnect()
+
+
 RATINGS = {"type": "room.ratings", "game": 7,
            "changes": [{"seat": 0, "before": 25.0, "after": 26.4},
                        {"seat": 1, "before": 31.2, "after": 30.5}]}
