@@ -2,7 +2,8 @@
 
    When a game ends the sheet rises from the bottom of the screen, where the
    player is looking whatever they had scrolled to, and takes the focus once:
-   the winner in big, the places, Rematch (the host), Share, the fair-dice
+   the winner in big, the places (with how each rated player's rating moved,
+   once the server has updated it), Rematch (the host), Share, the fair-dice
    links and the luck report. "See the board" lowers it; "Results" brings it
    back. */
 (function () {
@@ -40,8 +41,10 @@
     }
     var list = el("ol", { class: "placings", "data-testid": "placings" });
     placings.forEach(function (seat, i) {
+      var moved = R.ratingChangeOf(game.id, seat);
       list.appendChild(el("li", { class: i === 0 ? "first" : null }, el("span", { class: "place" }, digits(i + 1)), KG.seatBadge(seat),
-        el("span", {}, R.nameOf(seat) + (seat === mine ? " (" + gettext("you") + ")" : ""))));
+        el("span", {}, R.nameOf(seat) + (seat === mine ? " (" + gettext("you") + ")" : "")),
+        moved ? ratingLine(moved, seat === mine) : null));
     });
     box.appendChild(list);
     var row = el("div", { class: "results-actions" });
@@ -64,6 +67,41 @@
       S.resultsSeen = game.id;
       setTimeout(function () { if (title.isConnected) title.focus({ preventScroll: true }); }, 0);
     }
+  };
+
+  /* A rating as it is shown everywhere: one decimal, in the page's digits. */
+  function rating(mu) { return digits(mu.toFixed(1)); }
+
+  /* "Rating 25.0 → 26.4 (+1.4)" on screen; in words for a screen reader,
+     which may read the arrow as "right arrow" or not at all. */
+  function ratingLine(change, mine) {
+    var tenths = Math.round((change.after - change.before) * 10);
+    var sign = tenths > 0 ? "+" : tenths < 0 ? "\u2212" : "\u00b1";
+    var values = { before: rating(change.before), after: rating(change.after), change: sign + rating(Math.abs(tenths) / 10) };
+    var shown = mine ? gettext("Your rating %(before)s → %(after)s (%(change)s)") : gettext("Rating %(before)s → %(after)s (%(change)s)");
+    return el("p", { class: "rating-change", "data-testid": "rating-change", "data-seat": String(change.seat) },
+      el("span", { "aria-hidden": "true", "data-testid": "rating-shown" }, fmt(shown, values)),
+      el("span", { class: "visually-hidden" }, ratingSaid(change, mine)));
+  }
+  function ratingSaid(change, mine) {
+    var values = { before: rating(change.before), after: rating(change.after), name: R.nameOf(change.seat) };
+    return mine ? fmt(gettext("Your rating went from %(before)s to %(after)s"), values)
+      : fmt(gettext("%(name)s's rating went from %(before)s to %(after)s"), values);
+  }
+
+  /* The ratings came from the socket (they are updated after the game's end,
+     so they may come after its results were drawn): drawn in if the results
+     show that game, and then said once. Otherwise the panel shows them when
+     it opens, as text in its list. */
+  R.ratingsArrived = function (gameId) {
+    var game = S.snap && S.snap.game, box = S.parts.results;
+    if (!game || game.id !== gameId || !box || !over(game)) return;
+    var shown = !box.hidden;
+    R.render();
+    if (!shown || S.ratingsSaid === gameId) return;
+    S.ratingsSaid = gameId;
+    var mine = R.device() ? null : R.youSeat();
+    (S.ratings[gameId] || []).forEach(function (change) { KG.announce(ratingSaid(change, change.seat === mine)); });
   };
 
   /* The result and a link to the finished game's page (its replay and fair-dice

@@ -186,6 +186,11 @@
       case "reaction":
         R.showReaction(msg.seat, msg.reaction);
         break;
+      case "ratings":
+        // Not versioned: the server sends it once the finished game's ratings
+        // are updated, which may be before or after the update that ended it.
+        if (R.adoptRatings(msg.game, msg.changes)) R.ratingsArrived(msg.game);
+        break;
       case "error":
         // A move that reached the table after its turn's time ran out: the
         // table has moved on, and the player should know why their move did

@@ -43,6 +43,8 @@
     // what the page shows
     removed: false,        // a moderator took this page's player out of their seat
     luck: {},              // game id -> the luck report, "loading" or "failed"
+    ratings: {},           // game id -> how its rated seats' ratings moved: [{seat, before, after}]
+    ratingsSaid: null,     // the game id whose rating changes were last said (results.js)
     botLevel: null,        // the host's choice of computer level in the lobby
     deviceName: "",        // the name typed for a player on this phone (lobby)
     joinName: null,        // the nickname being typed to take a seat (lobby); null: none typed
@@ -94,6 +96,27 @@
     };
     S.version = msg.version;
     S.lastEvents = events;
+    // A finished game's ratings, once the server has updated them, in every
+    // snapshot and update after that (docs/protocol.md).
+    if (msg.game && msg.game.ratings) R.adoptRatings(msg.game.id, msg.game.ratings);
+  };
+
+  /* Keep a game's rating changes (from its snapshot, or the socket's "ratings"
+     message); false, keeping nothing, for anything that is not a list of them. */
+  R.adoptRatings = function (gameId, changes) {
+    if (typeof gameId !== "number" || !Array.isArray(changes)) return false;
+    var valid = changes.filter(function (c) {
+      return c && typeof c.seat === "number" && typeof c.before === "number" && typeof c.after === "number";
+    });
+    if (!valid.length) return false;
+    S.ratings[gameId] = valid;
+    return true;
+  };
+  /* How the seat's rating moved in the game, or null (not rated, or not yet). */
+  R.ratingChangeOf = function (gameId, seat) {
+    var changes = S.ratings[gameId] || [];
+    for (var i = 0; i < changes.length; i++) if (changes[i].seat === seat) return changes[i];
+    return null;
   };
 
   /* Tell the other scripts (see the top of this file). */
