@@ -30,6 +30,7 @@ print(json.dumps({
     "csrf_origins": settings.CSRF_TRUSTED_ORIGINS,
     "language": settings.LANGUAGE_CODE,
     "first_app": settings.INSTALLED_APPS[0],
+    "static_root": str(settings.STATIC_ROOT),
 }))
 """
 
@@ -139,3 +140,9 @@ def test_behind_a_proxy_the_players_address_comes_from_the_proxys_header(setting
     assert client_address(request) == "127.0.0.1" and scope_address(scope) == "127.0.0.1"
     settings.KHELAGHOR_CLIENT_IP_HEADER = "HTTP_X_REAL_IP"
     assert client_address(request) == "203.0.113.9" and scope_address(scope) == "203.0.113.9"
+
+
+def test_static_files_go_to_the_checkout_unless_the_operator_names_a_place():
+    assert settings_with({})["static_root"] == str(REPO_ROOT / "staticfiles")
+    chosen = settings_with({"DJANGO_STATIC_ROOT": "/srv/khelaghor-static"})
+    assert chosen["static_root"] == "/srv/khelaghor-static"
