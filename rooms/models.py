@@ -100,6 +100,14 @@ class Seat(models.Model):
     held = models.BooleanField(
         _("held by a computer"), default=False, help_text=_("A computer holds this human's seat")
     )
+    # The decisions a computer has made for this seat since it last took it
+    # over, so the player can be told when they are back. Reset at each
+    # takeover; meaningful only while ``held`` (a stale count stays behind
+    # after the seat is taken back and is never shown).
+    held_moves = models.PositiveIntegerField(
+        _("turns played by the computer"), default=0,
+        help_text=_("Turns the computer has played for the player since it took the seat"),
+    )
     # Pass and play: a human seat played on another player's phone. It belongs
     # to the session that added it (session_key), which keeps its own seat too.
     on_device = models.BooleanField(

@@ -53,7 +53,7 @@ def room_json(room: Room, seats: list[Seat]) -> dict[str, Any]:
 def seat_json(seat: Seat) -> dict[str, Any]:
     if seat.kind == Seat.Kind.OPEN:
         return {"seat": seat.index, "name": None, "kind": "open"}
-    return {
+    shown = {
         "seat": seat.index,
         "name": seat.name,
         "kind": seat.kind,
@@ -63,6 +63,11 @@ def seat_json(seat: Seat) -> dict[str, Any]:
         "connected": seat.kind == Seat.Kind.BOT or seat.connected,
         "timeouts": seat.consecutive_timeouts,
     }
+    if seat.held:
+        # Only on a held seat: the count of the hold going on. Its player's
+        # page keeps the last one it saw to say it once the seat is theirs again.
+        shown["held_moves"] = seat.held_moves
+    return shown
 
 
 def game_json(game_row: Game | None, state: Any, seat: int | None,

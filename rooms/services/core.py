@@ -75,6 +75,9 @@ class Change:
     # A seat whose player just showed they are here (``seen``): its last_seen
     # is written with the rest.
     seen: Seat | None = None
+    # Held seats a computer played for, by index: their ``held_moves`` is
+    # written with the rest, once a seat however many turns it played.
+    counted: dict[int, Seat] = field(default_factory=dict)
 
 
 def check_not_banned(actor: Actor) -> None:
@@ -233,6 +236,7 @@ def commit(room: Room, change: Change, room_fields: tuple[str, ...] = (), *,
         writes.append(rows.update_statement(change.game_row, sorted(change.game_fields)))
     if change.seen is not None:
         writes.append(rows.update_statement(change.seen, ["last_seen"]))
+    writes.extend(rows.update_statement(seat, ["held_moves"]) for seat in change.counted.values())
     writes.append(rows.update_statement(room, list(fields)))
     rows.run(writes, end_transaction=ends_command)
     room.loaded_values = _values(room)

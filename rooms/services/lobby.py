@@ -216,8 +216,10 @@ def seat_leave(code: str, actor: Actor) -> Change:
     room, seats, seat = locked_seat(code, actor, "You have no seat here")
     if room.status == Room.Status.PLAYING:
         # Mid-game a computer holds the seat; the player may come back.
+        if not seat.held:  # a second "leave" from a held seat goes on with the same hold
+            seat.held_moves = 0  # the turns of this hold are counted from now
         seat.held = True
-        rows.save_fields(seat, ["held"])
+        rows.save_fields(seat, ["held", "held_moves"])
         change = Change(room.id, [{"type": "takeover", "seat": seat.index}])
         game_row = room.current_game
         log_table_event(game_row, {"type": "takeover", "seat": seat.index, "reason": "left"})

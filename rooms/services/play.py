@@ -262,6 +262,7 @@ def _run_automatic(room: Room, game_row: Game, seats: list[Seat], state: Any, ch
             seats[turn.seat].kind == Seat.Kind.BOT or seats[turn.seat].held
         ):
             action = _computer_choice(game_row, engine, state, turn, seats[turn.seat])
+            _count_if_held(seats[turn.seat], change)
             state = _apply(room, game_row, seats, state, turn.seat, action, change)
         else:
             break
@@ -355,15 +356,17 @@ def _fire(room: Room, game_id: int, seq: int) -> Change | None:
         away = seat.away_seconds(now) >= AWAY_FOR_TAKEOVER
         if seat.consecutive_timeouts >= TIMEOUTS_FOR_TAKEOVER or away:
             seat.held = True
+            seat.held_moves = 0  # counted from here: the turn that timed out is the first
             takeover = {"type": "takeover", "seat": seat.index}
             log_table_event(game_row, takeover)
             change.events.append(takeover)
-        rows.save_fields(seat, ["consecutive_timeouts", "held"])
+        rows.save_fields(seat, ["consecutive_timeouts", "held", "held_moves"])
         _note_on_commit(
             "room %s game %s: seat %d timed out (%d in a row%s)%s", room.code, game_row.id,
             seat.index, seat.consecutive_timeouts, ", away" if away else "",
             "; a computer holds the seat" if seat.held else "")
     action = _computer_choice(game_row, engine, state, turn, seat)
+    _count_if_held(seat, change)
     state = _apply(room, game_row, seats, state, turn.seat, action, change)
     change.seats, change.game_row = seats, game_row
     change.state = _run_automatic(room, game_row, seats, state, change)
@@ -392,6 +395,17 @@ def _action_claimed(room: Room, game_row: Game, seat: Seat) -> bool:
         return False
     version, received_ts = claim
     return version == room.version and received_ts <= game_row.deadline.timestamp()
+
+
+def _count_if_held(seat: Seat, change: Change) -> None:
+    """A computer has just chosen ``seat``'s action: on a held seat that is one
+    more turn played for its player (``Seat.held_moves``), who is told of them
+    when they come back. Not counted: a computer's own seat, and a timeout's
+    move for a player still in their seat. The moves the table makes for
+    everyone (forced moves, deals) never come here."""
+    if seat.held:
+        seat.held_moves += 1
+        change.counted[seat.index] = seat
 
 
 def _computer_choice(game_row: Game, engine, state, turn, seat: Seat) -> dict[str, Any]:
