@@ -10,7 +10,45 @@
   gettext_noop("This room has been closed");
   R.reasonText = function (reason) { return reason ? t(reason) : ""; };
 
-  R.describeEvents = function (events, seatBefore) {
+  /* The turns the computer has played for a held seat (its seat JSON's
+     held_moves); 0 for anything else, a count missing or not a number. */
+  R.heldMoves = function (seat) {
+    var n = seat && seat.held ? seat.held_moves : 0;
+    return typeof n === "number" && isFinite(n) && n > 0 ? Math.floor(n) : 0;
+  };
+
+  /* This page's player's own seat while the computer holds it: the game, the
+     seat and the turns played so far, as the page last saw them; else null.
+     A phone that several players share has no "you" to tell (its cover
+     names each player). */
+  R.ownHold = function () {
+    var you = R.youSeat(), game = S.snap && S.snap.game;
+    if (you === null || R.device() || !game) return null;
+    var seat = R.seatOf(you);
+    if (seat.kind !== "human" || !seat.held) return null;
+    return { game: game.id, seat: you, moves: R.heldMoves(seat), said: false };
+  };
+
+  /* The seat held before this update or snapshot (``hold``, R.ownHold) is the
+     player's again: say, once, how many turns the computer played for them.
+     It is said on the update that takes it back (the reclaim) or on the
+     snapshot of a page that missed that update (its socket dropped as its
+     tap went out). The count is the last the page saw while the seat was
+     held: the server shows it only on a held seat. Nothing for a seat that
+     left the page (a moderator gave it to a computer), nor across games: a
+     new game takes every seat back, and the count was the last game's. */
+  R.sayWhileAway = function (hold) {
+    if (!hold || hold.said || R.ownHold()) return;
+    var game = S.snap.game, seat = R.seatOf(hold.seat);
+    if (!game || game.id !== hold.game || R.youSeat() !== hold.seat || seat.kind !== "human") return;
+    hold.said = true;
+    if (hold.moves > 0) {
+      KG.announce(KG.nfmt(ngettext("While you were away the computer played %(n)s turn for you.",
+        "While you were away the computer played %(n)s turns for you.", hold.moves), hold.moves));
+    }
+  };
+
+  R.describeEvents = function (events, seatBefore, hold) {
     var mod = KG.games[S.snap.room.game], finished = false, nameOf = R.nameOf;
     var you = R.youSeat(), device = R.device();
     events.forEach(function (ev) {
@@ -53,6 +91,8 @@
         default: if (mod && mod.describe) text = mod.describe(ev, R.ctx());
       }
       if (text) KG.announce(text);
+      // Right after "You are back in your seat", not after the move that came with it.
+      if (ev.type === "reclaim" && hold && ev.seat === hold.seat) R.sayWhileAway(hold);
     });
     var g = S.snap.game;
     if (!finished && g && g.status !== "in_progress" && S.prevGame && S.prevGame.status === "in_progress" &&

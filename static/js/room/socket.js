@@ -148,9 +148,11 @@
         R.stop("reorder");
         S.attempt = 0;
         R.setNet("online");
+        var hold = R.ownHold();
         R.adopt(msg, []);
         S.pending = false;
         contribute();
+        R.sayWhileAway(hold);
         R.render();
         R.promptTurn();
         R.announceUpdate([], false);
@@ -223,10 +225,12 @@
       S.lateMove = mine.type === "timeout";
       S.moveOut = false;
     }
+    var hold = R.ownHold();
     R.adopt(msg, events);
     contribute();
     S.saidUpTo = msg.version;
-    R.describeEvents(events, seatBefore);
+    R.describeEvents(events, seatBefore, hold);
+    R.sayWhileAway(hold);
     R.render(events);
     R.promptTurn();
     R.announceUpdate(events, true);

@@ -311,7 +311,14 @@
     KG.clear(P.held);
     if (!seat || !seat.held || S.snap.room.status !== "playing") { P.held.hidden = true; return; }
     P.held.hidden = false;
-    P.held.appendChild(el("p", {}, gettext("The computer is holding your seat while you were away.")));
+    // And how many turns it has played so far: what the player comes back
+    // to, after a reconnect too (the snapshot's count, docs/protocol.md). One
+    // sentence, not two: on a phone every line the banner takes is the board's.
+    var played = R.heldMoves(seat);
+    P.held.appendChild(el("p", { "data-testid": "held-text" }, played > 0
+      ? KG.nfmt(ngettext("The computer is holding your seat and has played %(n)s turn for you.",
+        "The computer is holding your seat and has played %(n)s turns for you.", played), played)
+      : gettext("The computer is holding your seat while you were away.")));
     P.held.appendChild(el("button", {
       type: "button", class: "button-primary", "data-key": "reclaim", "data-testid": "reclaim",
       disabled: !S.connected, onclick: function () {
