@@ -137,6 +137,22 @@ async def test_timeouts_fire_once_each_across_processes_and_survive_a_kill(env, 
     assert finished_in < 110
 
 
+def assert_held_moves_follow_the_rolls(client, takeover_version: int) -> None:
+    """Every update ``client`` got from the takeover's on, in version order
+    (two processes may deliver them out of order) and as far as none is
+    missing, shows seat 0's count equal to its rolls since the takeover."""
+    updates = {f["version"]: f for f in client.frames if f["type"] == "update"}
+    rolls, version = 0, takeover_version
+    while version in updates:
+        update = updates[version]
+        rolls += sum(1 for e in update["events"] if e["type"] == "roll" and e["seat"] == 0)
+        seat = update["room"]["seats"][0]
+        if seat["held"]:
+            assert seat["held_moves"] == rolls, f"version {version}"
+        version += 1
+    assert rolls >= 2, "the takeover's turn and the held turn waited for"
+
+
 # Here the human must act within the turn after reclaiming: 2 s, not 0.3 s,
 # so the timer rarely wins (and when it does, roll_on_own_turn tries again).
 RECLAIM_TURN_SECONDS = 2
@@ -175,6 +191,11 @@ async def test_three_timeouts_hand_the_seat_to_a_computer_until_reclaimed(
             lambda m: m["type"] == "update"
             and {"type": "reclaim", "seat": 0} in m["events"], 5)
         assert reclaimed["room"]["seats"][0]["held"] is False
+        # While held, the seat said how many turns the computer had played in it
+        # (written with each move on PostgreSQL): one per roll of seat 0's since
+        # the takeover, whose own turn is the first. Not once it is taken back.
+        assert_held_moves_follow_the_rolls(host, takeover["version"])
+        assert "held_moves" not in reclaimed["room"]["seats"][0]
         rolled = await roll_on_own_turn(host)
         assert {"type": "timeout", "seat": 0} not in rolled["events"]
         assert any(e["type"] == "roll" and e["seat"] == 0 for e in rolled["events"])
