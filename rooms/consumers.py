@@ -120,17 +120,25 @@ class LateCloses:
                          "database was back", written)
 
 
-def _write_closes(batch: list[tuple[float, str, services.Actor]]) -> int:
+def _write_closes(batch: list[tuple[float, str, services.Actor]],
+                  progress: list[int] | None = None, until: float | None = None) -> int:
     """In a command thread: ``connection_closed`` for each, in order, until the
     first that finds the database away; how many were written. Raises when
-    the first does, so the command threads learn the database is still away."""
+    the first does, so the command threads learn the database is still away.
+    A stopping server's batch also counts them in ``progress`` as they are
+    written, and starts none after ``until`` (time.monotonic()): its caller
+    has stopped waiting by then."""
     for written, (_, code, actor) in enumerate(batch):
+        if until is not None and time.monotonic() > until:
+            return written
         try:
             services.connection_closed(code, actor)
         except DATABASE_AWAY:
             if not written:
                 raise
             return written
+        if progress is not None:
+            progress[0] = written + 1
     return len(batch)
 
 
@@ -142,6 +150,12 @@ late_closes = LateCloses()
 open_sockets: set[RoomConsumer] = set()
 # How long a stopping server waits for those seats to be written.
 STOPPING_WRITE_SECONDS = 10.0
+# Set as the server begins to stop. Daphne accepts sockets until the seats
+# are written (up to STOPPING_WRITE_SECONDS): one that would be counted after
+# that is closed with CLOSE_TRY_AGAIN instead, and its page comes back to
+# another process. Counted, its seat stayed "connected" after the process had
+# gone (an operator's drill: 20 of 20 sockets opened 50 ms after SIGTERM).
+stopping = False
 
 
 async def seats_offline_for_stop() -> int:
@@ -151,25 +165,62 @@ async def seats_offline_for_stop() -> int:
     written. Without it the process exits with those sockets' consumers still
     waiting (daphne never runs their disconnect), and their seats looked
     occupied until the silence showed (Seat.SILENT_AFTER_SECONDS), 40 s after
-    the players had reconnected to another process or gone. Bounded: a
-    database that does not answer leaves it to that silence, as before."""
-    stopping = [socket for socket in open_sockets if socket.counted]
+    the players had reconnected to another process or gone. Sockets that
+    were being counted as it began are waited for and written with the
+    others. Bounded: a database that does not answer leaves the seats not yet
+    written to that silence, as before."""
+    global stopping
+    stopping = True
+    until = time.monotonic() + STOPPING_WRITE_SECONDS
+    sockets = list(open_sockets)
     open_sockets.clear()
-    for socket in stopping:
+    for socket in sockets:
         socket.written_offline = True  # its disconnect, should it still come, skips the seat
-    if not stopping:
+    being_counted = [socket.counting for socket in sockets
+                     if socket.counting is not None and not socket.counting.done()]
+    if being_counted:
+        await asyncio.wait(being_counted, timeout=STOPPING_WRITE_SECONDS)
+    stopping_sockets = [socket for socket in sockets if _was_counted(socket)]
+    if not stopping_sockets:
         return 0
-    batch = [(0.0, socket.code, socket.actor()) for socket in stopping]
+    batch = [(0.0, socket.code, socket.actor()) for socket in stopping_sockets]
+    progress = [0]
+    left = max(0.0, until - time.monotonic())
     try:
-        written = await asyncio.wait_for(database_sync_to_async(_write_closes)(batch),
-                                         STOPPING_WRITE_SECONDS)
-    except (TimeoutError, *DATABASE_AWAY) as exc:
-        log.warning("the server is stopping: %d socket(s)' seats could not be written "
-                    "offline (%s); their silence will show", len(batch), exc or "no answer")
-        return 0
-    log.info("the server is stopping: %d of %d socket(s)' seats written offline",
-             written, len(batch))
+        written = await asyncio.wait_for(
+            database_sync_to_async(_write_closes)(batch, progress, until), left)
+    except DATABASE_AWAY as exc:
+        written, reason = 0, str(exc)
+    except TimeoutError:
+        written, reason = progress[0], f"no answer in {STOPPING_WRITE_SECONDS:g} s"
+    else:
+        reason = "" if written == len(batch) else (
+            f"the database went away, or {STOPPING_WRITE_SECONDS:g} s ran out")
+    if reason:
+        log.warning("the server is stopping: %d of %d socket(s)' seats written offline (%s); "
+                    "the others' silence will show", written, len(batch), reason)
+    else:
+        log.info("the server is stopping: %d of %d socket(s)' seats written offline",
+                 written, len(batch))
     return written
+
+
+def _heard(counting: asyncio.Future) -> None:
+    """A count's failure is the consumer's to handle, or nobody's once it was
+    cancelled: not asyncio's "exception was never retrieved"."""
+    if not counting.cancelled():
+        counting.exception()
+
+
+def _was_counted(socket: RoomConsumer) -> bool:
+    """Whether the socket's connect counted it on a seat: its own word, or,
+    where daphne cancelled the consumer before it heard, its count's result."""
+    if socket.counted:
+        return True
+    counting = socket.counting
+    if counting is None or not counting.done() or counting.cancelled():
+        return False
+    return counting.exception() is None and counting.result()[0]
 
 
 @database_sync_to_async
@@ -258,6 +309,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # Set when a stopping server has written this socket's seat offline
     # (seats_offline_for_stop): its close does not write it again.
     written_offline = False
+    # The connect's count (_opened) while it runs: a stopping server waits
+    # for it (seats_offline_for_stop), and reads its result if daphne
+    # cancelled the consumer before the consumer could.
+    counting: asyncio.Future | None = None
     _actor: services.Actor | None = None  # actor()
     user_id: int | None = None  # the signed-in user's, found at connect (_door)
 
@@ -352,12 +407,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(room_group(room.id), self.channel_name)
         fresh.listening(room.id)
         self.joined_group_at = time.monotonic()
+        if stopping:  # too late to be counted here: the page comes back to another process
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         open_sockets.add(self)
+        self.counting = asyncio.ensure_future(_opened(self.code, self.actor(), self.showing))
+        self.counting.add_done_callback(_heard)
         try:
-            self.counted, snapshot = await _opened(self.code, self.actor(), self.showing)
+            # Shielded: daphne cancels the consumers as the server stops, and
+            # the count must still come to an end the stop can read.
+            self.counted, snapshot = await asyncio.shield(self.counting)
         except DATABASE_AWAY as exc:  # the close's disconnect leaves the group again
+            self.counting = None
             await self._turned_away(exc)
             return
+        self.counting = None  # ``counted`` says it now; the snapshot is not kept
         await self._send(snapshot)
         ticker.ensure_started()
 
