@@ -461,17 +461,18 @@ async def test_a_rated_games_end_brings_every_socket_the_ratings_and_later_snaps
     await command(services.game_start)(code, actor)
     while (room := await Room.objects.aget(code=code)).status == Room.Status.PLAYING:
         await command(services.game_action)(code, actor, room.version, {"type": "roll"})
-    ended = await receive(player, "update", where=lambda m: m["version"] == room.version)
+    # The rating thread starts once the last move commits, and its message
+    # may overtake that move's update on its way (docs/protocol.md): both are
+    # awaited, in whichever order they come.
+    ended, told = await update_and_ratings(player, room.version)
     assert ended["game"]["status"] == "finished"
     assert "ratings" not in ended["game"], "rated after the commit that ended it"
-
-    told = await receive(player, "ratings", timeout=30)
     rating = await Rating.objects.aget(user_id=user_id, game="snakes")
     expected = {"type": "ratings", "game": ended["game"]["id"],
                 "changes": [{"seat": 0, "before": 25.0, "after": round(rating.mu, 1)}]}
     assert told == expected and rating.games == 1
     assert rating.mu != 25.0, "a result moves a newcomer's rating"
-    assert await receive(watcher, "ratings", timeout=30) == expected
+    assert (await update_and_ratings(watcher, room.version))[1] == expected
 
     # A page that loads now (or reconnects) finds them in its snapshot, and
     # every update of the finished game carries them (the player leaving here).
@@ -485,6 +486,18 @@ async def test_a_rated_games_end_brings_every_socket_the_ratings_and_later_snaps
     assert update["game"]["ratings"] == expected["changes"]
     for socket in (watcher, later):
         await socket.disconnect()
+
+
+async def update_and_ratings(socket, version: int) -> tuple[dict, dict]:
+    """The update of ``version`` and the ``ratings`` message, in either order."""
+    ended = told = None
+    while ended is None or told is None:
+        message = await socket.receive_json_from(timeout=30)
+        if message["type"] == "update" and message["version"] == version:
+            ended = message
+        elif message["type"] == "ratings":
+            told = message
+    return ended, told
 
 
 RATINGS = {"type": "room.ratings", "game": 7,
