@@ -69,6 +69,8 @@ def test_the_code_boxes_take_a_pasted_lower_case_code(players):
 def test_bengali_text_joins_case_endings_to_bengali_names(players):
     """The catalogue writes "%(name)s-এর"; a Bengali name takes the ending joined."""
     page = players("Rumi", "bn", PHONE).start().page
+    # start() returns once the home page is shown; its deferred scripts may still run.
+    page.wait_for_function("() => window.KG && KG.fmt && window.gettext")
     said = page.evaluate(
         """() => [
             'রুমি', 'রাজু', 'মিতা', 'রহিম',
