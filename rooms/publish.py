@@ -59,7 +59,7 @@ def build_update(room, change) -> dict[str, Any]:
     # the channel layer carries strings more cheaply than nested objects.
     shared_room = room_json(room, seats)
     humans = [s.index for s in seats if s.kind == Seat.Kind.HUMAN]
-    ratings = finished_game_ratings(room, game_row)
+    ratings = finished_game_ratings(game_row)
     if game_row is None or get_game(game_row.game).views_alike:
         payloads = _payloads_alike(room, seats, game_row, state, events, shared_room, humans,
                                    ratings)

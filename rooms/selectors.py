@@ -123,13 +123,15 @@ def rating_change_json(seat: int, before: float, after: float) -> dict[str, Any]
     return {"seat": seat, "before": round(before, 1), "after": round(after, 1)}
 
 
-def finished_game_ratings(room: Room, game_row: Game | None) -> list[dict[str, Any]] | None:
+def finished_game_ratings(game_row: Game | None) -> list[dict[str, Any]] | None:
     """How the rated seats' ratings moved in the room's finished game, by seat,
     once they are updated (after the game's commit, on a thread:
     accounts_optional.ratings); None before that, and for a game that is on,
-    stopped or unrated. One query, and only for a finished game at a rated table:
-    a move costs none."""
-    if game_row is None or game_row.status != Game.Status.FINISHED or not is_rated_table(room):
+    stopped or unrated. One query, and only for a finished game: a move costs
+    none. Not asked of the room: its host may untick "rated" for the next
+    game while this one's results are still on everyone's screen, and a page
+    reloaded then lost the rating lines of a game that was rated."""
+    if game_row is None or game_row.status != Game.Status.FINISHED:
         return None
     moved = (RatingChange.objects.filter(game_id=game_row.id, seat__isnull=False,
                                          mu_before__isnull=False)
@@ -274,7 +276,7 @@ def snapshot_of(room: Room, seats: list[Seat], game_row: Game | None, session_ke
                                  showing=showing, secret=secret)
     state = load_state(game_row) if game_row is not None else None
     message = message_for("snapshot", room, seats, game_row, state, seat,
-                          ratings=finished_game_ratings(room, game_row))
+                          ratings=finished_game_ratings(game_row))
     if device is not None:
         message["device"] = device
     return message

@@ -320,7 +320,7 @@ def test_a_finished_games_snapshot_carries_its_ratings_for_one_query_and_play_fo
     room.options = {"rated": True}
     room.save(update_fields=["options"])
     with django_assert_num_queries(1):
-        assert selectors.finished_game_ratings(room, game_row) is None, "not rated yet"
+        assert selectors.finished_game_ratings(game_row) is None, "not rated yet"
     assert "ratings" not in selectors.snapshot_for(room.code, "someone")["game"]
 
     ratings.rate_game(game_row.id, seats_of(game_row))
@@ -328,16 +328,16 @@ def test_a_finished_games_snapshot_carries_its_ratings_for_one_query_and_play_fo
     moved = [{"seat": 0, "before": 25.0, "after": mu[first.id]},
              {"seat": 1, "before": 25.0, "after": mu[second.id]}]
     with django_assert_num_queries(1):
-        assert selectors.finished_game_ratings(room, game_row) == moved
+        assert selectors.finished_game_ratings(game_row) == moved
     assert selectors.snapshot_for(room.code, "someone")["game"]["ratings"] == moved
 
     game_row.status = Game.Status.IN_PROGRESS  # as every update during play sees it
     with django_assert_num_queries(0):
-        assert selectors.finished_game_ratings(room, game_row) is None
+        assert selectors.finished_game_ratings(game_row) is None
     game_row.status = Game.Status.FINISHED
-    room.options = {}  # a private table its host did not make rated
-    with django_assert_num_queries(0):
-        assert selectors.finished_game_ratings(room, game_row) is None
+    room.options = {}  # the host unticks "rated" for the next game: this one's stay
+    with django_assert_num_queries(1):
+        assert selectors.finished_game_ratings(game_row) == moved
 
 
 # ---- which tables are rated --------------------------------------------------------------
