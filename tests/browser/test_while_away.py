@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.play import calm_server, open_more, seat_two_and_start, version
+from tests.browser.play import calm_server, open_more, seat_two, seat_two_and_start, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -37,6 +37,14 @@ WHILE_AWAY = {
     "bn": "আপনার অনুপস্থিতিতে কম্পিউটার আপনার হয়ে {n}টি চাল দিয়েছে।",
     "en": "While you were away the computer played {n} turns for you.",
 }
+FINISHED_FOR_YOU = {  # (one turn, several)
+    "bn": ("আপনার অনুপস্থিতিতে কম্পিউটার আপনার হয়ে {n}টি চাল দিয়ে খেলাটি শেষ করেছে।",) * 2,
+    "en": ("While you were away the computer played {n} turn for you and finished the game.",
+           "While you were away the computer played {n} turns for you and finished the game."),
+}
+# A house board whose one ladder climbs from the entry square to 100: the first 6 wins.
+RACE_BOARD = """() => KG.send({type: 'set_options',
+                              options: {board: {ladders: {'6': 100}, snakes: {}}}})"""
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +194,60 @@ def test_coming_back_the_player_hears_how_many_turns_the_computer_played(
     rumi.wait_online()
     expect(page.locator("#room")).to_have_attribute("data-view", "table")
     assert sentence not in said(page)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_a_game_that_ends_while_the_computer_holds_the_seat_says_so_on_the_results(
+        players, screenshots, lang):
+    """Rumi's link dies as she leaves, and the game ends before it comes back
+    (on a race board the first 6 wins, hers or Tanvir's): her page comes back
+    to the results, which say the computer finished the game for her and how
+    many turns it played, where the banner that offered the seat back was."""
+    rumi = players("Rumi", lang, PHONE)
+    tanvir = players("Tanvir", "en", PHONE)
+    link, seen_by_tanvir = DeadLinkThenBack(), Recorder()
+    rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), link)
+    tanvir.page.route_web_socket(re.compile(r"/ws/rooms/"), seen_by_tanvir)
+    seat_two(rumi, tanvir, "snakes", 2)
+    before = version(rumi.page)
+    rumi.page.evaluate(RACE_BOARD)
+    expect(rumi.page.locator("#room")).not_to_have_attribute("data-version", before)
+    rumi.page.get_by_test_id("start").click()
+    for player in (rumi, tanvir):
+        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
+    assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # Rumi opens
+
+    link.dead = True
+    rumi.page.evaluate("KG.send({type: 'leave'})")
+    room = tanvir.page.locator("#room")
+    roll = tanvir.page.get_by_test_id("roll-button")
+    for _ in range(300):  # each round's two rolls miss a 6 with chance 25/36
+        # Tanvir's turn (the computer has rolled for Rumi), or the game is over.
+        tanvir.page.wait_for_function("""() => KG.state.snap.room.status === 'finished'
+            || !!document.querySelector('[data-testid=roll-button]:enabled')""")
+        if room.get_attribute("data-status") == "finished":
+            break
+        before = version(tanvir.page)
+        roll.click()
+        expect(room).not_to_have_attribute("data-version", before)
+    else:
+        pytest.fail("nobody rolled a 6")
+    played = seen_by_tanvir.rolls_for_seat_0_while_held()
+    assert played >= 1  # she left at her turn: the computer rolled for her at once
+    seat = tanvir.page.evaluate("KG.state.snap.room.seats[0]")
+    assert (seat["held"], seat["held_moves"]) == (True, played)
+
+    link.drop()
+    page = rumi.page
+    told = page.get_by_test_id("finished-for-you")
+    expect(told).to_be_visible()  # the new socket's snapshot: the results
+    n = str(played).translate(BENGALI_DIGITS) if lang == "bn" else str(played)
+    expect(told).to_have_text(FINISHED_FOR_YOU[lang][played > 1].format(n=n))
+    assert len(link.sockets) == 2
+    expect(page.get_by_test_id("placings").locator("li")).to_have_count(2)
+    expect(page.get_by_test_id("reclaim")).to_be_hidden()
+    rumi.shoot(screenshots, "finished-while-held")
+    # Tanvir's results say nothing of it: it was not his seat.
+    expect(tanvir.page.get_by_test_id("placings").locator("li")).to_have_count(2)
+    expect(tanvir.page.get_by_test_id("finished-for-you")).to_have_count(0)

@@ -47,6 +47,8 @@
         moved ? ratingLine(moved, seat === mine) : null));
     });
     box.appendChild(list);
+    var held = heldAtTheEnd(mine);
+    if (held) box.appendChild(el("p", { class: "hint", "data-testid": "finished-for-you" }, held));
     var row = el("div", { class: "results-actions" });
     if (you.is_host) {
       row.appendChild(el("button", { type: "button", class: "button-primary big-button", "data-key": "rematch", "data-testid": "rematch",
@@ -68,6 +70,22 @@
       setTimeout(function () { if (title.isConnected) title.focus({ preventScroll: true }); }, 0);
     }
   };
+
+  /* The game ended while the computer held this page's player's seat (they
+     left, or were away): the sheet says so, and how many turns it played,
+     to a player who comes back to a game that went on without them. The
+     banner that offers the seat back is gone once the game is over, and the
+     "while you were away" sentence waits for a reclaim that cannot come now.
+     The seat stays held, with its count, until the next game starts. */
+  function heldAtTheEnd(mine) {
+    var seat = mine === null ? null : R.seatOf(mine);
+    if (!seat || seat.kind !== "human" || !seat.held) return null;
+    var played = R.heldMoves(seat);
+    return played > 0
+      ? KG.nfmt(ngettext("While you were away the computer played %(n)s turn for you and finished the game.",
+        "While you were away the computer played %(n)s turns for you and finished the game.", played), played)
+      : gettext("The game ended while the computer was holding your seat.");
+  }
 
   /* A rating as it is shown everywhere: one decimal, in the page's digits. */
   function rating(mu) { return digits(mu.toFixed(1)); }
