@@ -90,12 +90,15 @@ class Player:
         expect(self.page.locator("#net-status")).to_have_attribute("data-state", "online")
 
     def shoot(self, screenshots: Path, label: str) -> None:
-        """Screenshots of the page as it is now, at phone and desktop sizes."""
+        """Screenshots of the page as it is now, at phone and desktop sizes.
+        Animations are shown at their end (a sheet that rises was caught half
+        transparent over the board)."""
         size = self.page.viewport_size
         for view_name, viewport in (("360x640", PHONE), ("1280x800", DESKTOP)):
             self.page.set_viewport_size(viewport)
             self.page.screenshot(
-                path=str(screenshots / f"{label}-{self.lang}-{view_name}.png"), full_page=True
+                path=str(screenshots / f"{label}-{self.lang}-{view_name}.png"), full_page=True,
+                animations="disabled",
             )
         self.page.set_viewport_size(size)
 
