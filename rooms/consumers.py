@@ -102,7 +102,7 @@ class LateCloses:
         while self.pending:
             await asyncio.sleep(CLOSED_RETRY_SECONDS)
             now = time.monotonic()
-            batch = [entry for entry in self.pending if entry[0] > now]
+            batch = _by_room([entry for entry in self.pending if entry[0] > now])
             if len(batch) < len(self.pending):
                 log.warning("%d closed socket(s) never had their seats written offline; "
                             "their silence will show", len(self.pending) - len(batch))
@@ -120,26 +120,45 @@ class LateCloses:
                          "database was back", written)
 
 
+def _by_room(batch: list[tuple[float, str, services.Actor]]
+             ) -> list[tuple[float, str, services.Actor]]:
+    """The batch with each room's sockets together (rooms in the order they
+    first come), so that ``_write_closes`` writes a room's in one command."""
+    first = {}
+    for _, code, _ in batch:
+        first.setdefault(code, len(first))
+    return sorted(batch, key=lambda entry: first[entry[1]])
+
+
 def _write_closes(batch: list[tuple[float, str, services.Actor]],
                   progress: list[int] | None = None, until: float | None = None) -> int:
-    """In a command thread: ``connection_closed`` for each, in order, until the
-    first that finds the database away; how many were written. Raises when
-    the first does, so the command threads learn the database is still away.
-    A stopping server's batch also counts them in ``progress`` as they are
-    written, and starts none after ``until`` (time.monotonic()): its caller
-    has stopped waiting by then."""
-    for written, (_, code, actor) in enumerate(batch):
+    """In a command thread: ``connections_closed`` for each room's sockets
+    (consecutive entries of one room: ``_by_room``), room by room in order,
+    until the first room that finds the database away; how many sockets were
+    written. One command per room, not per socket: a stopping server with 140
+    players wrote them seat by seat in 1.7-4.4 s, and its time is bounded.
+    Raises when the first room finds the database away, so the command
+    threads learn it is still away. A stopping server's batch also counts
+    them in ``progress`` as they are written, and starts no room after
+    ``until`` (time.monotonic()): its caller has stopped waiting by then."""
+    written = 0
+    while written < len(batch):
         if until is not None and time.monotonic() > until:
             return written
+        code = batch[written][1]
+        room = written
+        while room < len(batch) and batch[room][1] == code:
+            room += 1
         try:
-            services.connection_closed(code, actor)
+            services.connections_closed(code, [actor for _, _, actor in batch[written:room]])
         except DATABASE_AWAY:
             if not written:
                 raise
             return written
+        written = room
         if progress is not None:
-            progress[0] = written + 1
-    return len(batch)
+            progress[0] = written
+    return written
 
 
 late_closes = LateCloses()
@@ -183,7 +202,7 @@ async def seats_offline_for_stop() -> int:
     stopping_sockets = [socket for socket in sockets if _was_counted(socket)]
     if not stopping_sockets:
         return 0
-    batch = [(0.0, socket.code, socket.actor()) for socket in stopping_sockets]
+    batch = _by_room([(0.0, socket.code, socket.actor()) for socket in stopping_sockets])
     progress = [0]
     left = max(0.0, until - time.monotonic())
     try:

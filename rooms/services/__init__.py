@@ -76,6 +76,7 @@ from .presence import (
     SEEN_EVERY,
     connection_closed,
     connection_opened,
+    connections_closed,
     seats_seen,
 )
 from .upkeep import clocks_beat, room_close, rooms_expire
@@ -87,7 +88,8 @@ __all__ = [
     "Actor", "Change", "UncommittedChange",
     "bot_add", "bot_delay", "clocks_beat", "bot_remove", "check_not_banned", "device_player_add",
     "device_player_remove", "seats_held", "turn_snapshot_for", "commit", "connection_closed",
-    "connection_opened", "current_game", "deadline_fire", "forget_cached_states", "game_action",
+    "connection_opened", "connections_closed", "current_game", "deadline_fire",
+    "forget_cached_states", "game_action",
     "game_record", "game_start", "host_take", "load_state", "locked", "locked_seat", "locked_where",
     "log_table_event", "open_seat", "options_set", "play_now", "rearm", "room_autostart",
     "room_close", "room_create", "room_get", "room_start_now", "rooms_expire", "seat_bot",

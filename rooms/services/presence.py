@@ -65,21 +65,33 @@ def seats_seen(pairs: list[tuple[str, str]]) -> None:
                        clock.now())
 
 
-@transaction.atomic
 def connection_closed(code: str, actor: Actor) -> None:
+    connections_closed(code, [actor])
+
+
+@transaction.atomic
+def connections_closed(code: str, actors: list[Actor]) -> None:
+    """Pages of the room closed, one per actor (an actor twice: two of its
+    tabs): each seat they play counts one connection less. Several at once
+    for a stopping server, which writes every socket of a room in one lock,
+    one write per seat and at most one version (rooms.consumers)."""
     try:
         room = locked(code)
     except errors.NotFound:
         return
-    changed = False
-    for seat in seats_held(seats_of(room), actor):
-        was_connected = seat.connected
-        seat.connections = max(0, seat.connections - 1)
-        seat.last_seen = clock.now()
-        if seat.connections == 0:
-            seat.disconnected_at = clock.now()
+    seats = seats_of(room)
+    was_connected = {seat.index: seat.connected for seat in seats}
+    closed: dict[int, Seat] = {}
+    now = clock.now()
+    for actor in actors:
+        for seat in seats_held(seats, actor):
+            seat.connections = max(0, seat.connections - 1)
+            seat.last_seen = now
+            if seat.connections == 0:
+                seat.disconnected_at = now
+            closed[seat.index] = seat
+    for seat in closed.values():
         rows.save_fields(seat, ["connections", "last_seen", "disconnected_at"])
-        changed = changed or seat.connected != was_connected
     # Closing one of several tabs changes nothing anyone sees: no version.
-    if changed:
+    if any(seat.connected != was_connected[index] for index, seat in closed.items()):
         commit(room, Change(room.id))

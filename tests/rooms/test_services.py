@@ -538,6 +538,24 @@ def test_the_operators_log_tells_of_timeouts_takeovers_and_seats_taken_back(
     assert host.name not in " ".join(lines)  # seats are numbered, never named
 
 
+def test_closes_of_one_room_are_written_together_each_tab_counted():
+    """A stopping server's batch for one room: the host's two tabs and the
+    guest's page. Every connection is taken off, and one version tells the
+    room both seats went offline."""
+    room, host, guest = started()
+    for actor in (host, host, guest):
+        services.connection_opened(room.code, actor)
+    version = Room.objects.get(pk=room.pk).version
+    services.connections_closed(room.code, [host, guest])
+    assert [(s.connections, s.connected) for s in Seat.objects.filter(room=room).order_by("index")
+            ] == [(1, True), (0, False)]
+    assert Room.objects.get(pk=room.pk).version == version + 1
+    services.connections_closed(room.code, [host])
+    assert Seat.objects.get(room=room, index=0).disconnected_at is not None
+    assert Room.objects.get(pk=room.pk).version == version + 2
+    services.connections_closed("ZZZZ", [host])  # a room gone meanwhile: nothing to write
+
+
 def test_a_short_absence_is_just_a_timeout():
     room, host, guest = started()
     services.connection_opened(room.code, host)

@@ -16,7 +16,7 @@ from django.core.cache import cache
 
 from config.asgi import application
 from rooms import consumers, services
-from rooms.models import Seat
+from rooms.models import Room, Seat
 from rooms.services import Actor
 from tests.room_fixtures import paced_computers  # noqa: F401 - a fixture, by name
 from tests.rooms.test_presence import connect, guest_session, receive
@@ -92,27 +92,62 @@ async def test_a_socket_being_counted_as_the_server_stops_is_written_offline(mon
 
 
 async def test_a_stop_that_runs_out_of_time_says_how_many_it_wrote(monkeypatch, caplog):
-    """A database that answers too slowly: the first seat is written, the
-    second is still being written when the time is up. The log says one was
-    written (it said none, and "()" for the reason), and no write starts after
-    the time is up."""
-    room, host_key, guest_key = await two_seat_room()
-    sockets = [await connect(room.code, key) for key in (host_key, guest_key)]
+    """A database that answers too slowly: the first room is written, the
+    second is still being written when the time is up. The log says how many
+    sockets were written (it said none, and "()" for the reason), and no
+    write starts after the time is up."""
+    first, host_key, guest_key = await two_seat_room()
+    second, other_host_key, _ = await two_seat_room()
+    sockets = [await connect(room.code, key)
+               for room, key in ((first, host_key), (first, guest_key), (second, other_host_key))]
     for socket in sockets:
         await receive(socket, "snapshot")
-    closed = services.connection_closed
+    closed = services.connections_closed
 
-    def slowly_closed(code, actor):
+    def slowly_closed(code, actors):
         time.sleep(0.5)  # a slow database
-        closed(code, actor)
+        closed(code, actors)
 
-    monkeypatch.setattr(services, "connection_closed", slowly_closed)
+    monkeypatch.setattr(services, "connections_closed", slowly_closed)
     monkeypatch.setattr(consumers, "STOPPING_WRITE_SECONDS", 0.75)
 
-    assert await consumers.seats_offline_for_stop() == 1
+    assert await consumers.seats_offline_for_stop() == 2  # the first room's two
 
-    assert "the server is stopping: 1 of 2 socket(s)' seats written offline" in caplog.text
+    assert "the server is stopping: 2 of 3 socket(s)' seats written offline" in caplog.text
     assert "(no answer in 0.75 s)" in caplog.text
     await asyncio.sleep(1)  # the second write, under way when the time was up, ends
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_stop_writes_each_rooms_sockets_in_one_command(monkeypatch):
+    """Sockets of two rooms, opened in turns: two commands, one per room, each
+    with its room's players, and every seat offline with one version more."""
+    first, host_key, guest_key = await two_seat_room()
+    second, other_host_key, other_guest_key = await two_seat_room()
+    order = ((first, host_key), (second, other_host_key), (first, guest_key),
+             (second, other_guest_key))
+    sockets = [await connect(room.code, key) for room, key in order]
+    for socket in sockets:
+        await receive(socket, "snapshot")
+    versions = {room.code: (await Room.objects.aget(pk=room.pk)).version
+                for room in (first, second)}
+    commands = []
+    closed = services.connections_closed
+
+    def counted(code, actors):
+        commands.append((code, sorted(actor.session_key for actor in actors)))
+        closed(code, actors)
+
+    monkeypatch.setattr(services, "connections_closed", counted)
+
+    assert await consumers.seats_offline_for_stop() == 4
+
+    assert sorted(commands) == sorted([
+        (first.code, sorted([host_key, guest_key])),
+        (second.code, sorted([other_host_key, other_guest_key]))])
+    for room in (first, second):
+        assert await presence(room) == [(0, 0, True), (1, 0, True)]
+        assert (await Room.objects.aget(pk=room.pk)).version == versions[room.code] + 1
     for socket in sockets:
         await socket.disconnect()
