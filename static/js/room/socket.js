@@ -133,9 +133,23 @@
     resync();
   });
   window.addEventListener("online", function () { resync(); });
+  // A page hidden longer than this (ms) checks its socket as it comes back.
+  R.CHECK_AFTER_HIDDEN = 5000;
   document.addEventListener("visibilitychange", function () {
     // Phones freeze background tabs; on return, make sure we are live.
-    if (!document.hidden && !S.connected) resync();
+    if (document.hidden) { S.hiddenAt = Date.now(); return; }
+    var hiddenFor = S.hiddenAt ? Date.now() - S.hiddenAt : 0;
+    S.hiddenAt = null;
+    if (!S.connected) { resync(); return; }
+    // A phone that slept may hold a socket whose connection died meanwhile
+    // (a carrier's NAT forgets an idle one in minutes) without the browser
+    // knowing: the next scheduled ping could be 25 s away, and the table
+    // would sit stale and deaf to taps until then. Ask now: the answer, or
+    // any message, keeps it; silence brings a fresh socket (and snapshot).
+    if (hiddenFor > R.CHECK_AFTER_HIDDEN) {
+      timedPing();
+      R.after("pong", resync, PONG_WITHIN);
+    }
   });
 
   // ---- messages from the server ---------------------------------------------------
