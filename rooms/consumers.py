@@ -184,7 +184,8 @@ async def seats_offline_for_stop() -> int:
     written. Without it the process exits with those sockets' consumers still
     waiting (daphne never runs their disconnect), and their seats looked
     occupied until the silence showed (Seat.SILENT_AFTER_SECONDS), 40 s after
-    the players had reconnected to another process or gone. Sockets that
+    the players had reconnected to another process or gone. The closes still
+    waiting for a database that was away (LateCloses) go in the same batch. Sockets that
     were being counted as it began are waited for and written with the
     others. Bounded: a database that does not answer leaves the seats not yet
     written to that silence, as before."""
@@ -200,9 +201,13 @@ async def seats_offline_for_stop() -> int:
     if being_counted:
         await asyncio.wait(being_counted, timeout=STOPPING_WRITE_SECONDS)
     stopping_sockets = [socket for socket in sockets if _was_counted(socket)]
-    if not stopping_sockets:
+    # And the sockets that closed while the database was away, still waiting
+    # for it (LateCloses): this process will not be there to try again.
+    waiting, late_closes.pending = late_closes.pending, []
+    if not stopping_sockets and not waiting:
         return 0
-    batch = _by_room([(0.0, socket.code, socket.actor()) for socket in stopping_sockets])
+    batch = _by_room([(0.0, socket.code, socket.actor()) for socket in stopping_sockets]
+                     + waiting)
     progress = [0]
     left = max(0.0, until - time.monotonic())
     try:

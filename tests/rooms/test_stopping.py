@@ -30,6 +30,7 @@ def running_server(monkeypatch):
     """Each test starts on a server that is not stopping, with no sockets."""
     monkeypatch.setattr(consumers, "stopping", False)
     monkeypatch.setattr(consumers, "open_sockets", set())
+    monkeypatch.setattr(consumers, "late_closes", consumers.LateCloses())
 
 
 async def two_seat_room():
@@ -151,3 +152,18 @@ async def test_a_stop_writes_each_rooms_sockets_in_one_command(monkeypatch):
         assert (await Room.objects.aget(pk=room.pk)).version == versions[room.code] + 1
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_a_stop_also_writes_the_closes_that_waited_for_the_database():
+    """A socket closed while the database was away; its seat waits to be
+    written (LateCloses). The process is stopped before its next try: the
+    stop writes it, since nobody will try again."""
+    room, host_key, _ = await two_seat_room()
+    host = Actor(host_key, "Tanvir")
+    await sync_to_async(services.connection_opened)(room.code, host)  # its socket, counted
+    consumers.late_closes.pending.append((time.monotonic() + 300, room.code, host))
+
+    assert await consumers.seats_offline_for_stop() == 1
+
+    assert await presence(room) == [(0, 0, True), (1, 0, False)]
+    assert consumers.late_closes.pending == []
