@@ -286,16 +286,17 @@ def _opened(code: str, actor: services.Actor,
 
 
 def _decode(text_data: str | None) -> dict[str, Any]:
-    """A client frame as a message: a JSON object with a text ``type``.
-    Anything else is a BadMessage, however the decoding fails: a frame of 2 KB
-    can nest arrays deeper than Python's recursion limit (RecursionError)."""
+    """A client frame as a JSON object (its ``type`` is checked once its id
+    is read: ``_checked``). Anything else is a BadMessage, however the
+    decoding fails: a frame of 2 KB can nest arrays deeper than Python's
+    recursion limit (RecursionError)."""
     if text_data is None:
         raise errors.BadMessage("Send text frames of JSON")
     try:
         message = json.loads(text_data)
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         raise errors.BadMessage("That is not JSON") from None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+    if not isinstance(message, dict):
         raise errors.BadMessage("A message is a JSON object with a type")
     return message
 
@@ -306,6 +307,16 @@ def _id_of(message: dict[str, Any]) -> str | None:
     if message_id is not None and (not isinstance(message_id, str) or len(message_id) > 40):
         raise errors.BadMessage("id must be a string of at most 40 characters")
     return message_id
+
+
+def _checked(message: dict[str, Any]) -> dict[str, Any]:
+    """The message, if it has a text ``type``. Checked after its id is read:
+    a message with an id but no type (or a number for one) was refused
+    without the id, and a client waiting for the reply to that id waited
+    for ever (docs/protocol.md: every message with an id gets one reply)."""
+    if not isinstance(message.get("type"), str):
+        raise errors.BadMessage("A message is a JSON object with a type")
+    return message
 
 
 def _readable_id(text_data: str | None) -> str | None:
@@ -512,6 +523,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             message = _decode(text_data)
             message_id = _id_of(message)
+            _checked(message)
             handler = getattr(self, f"do_{message['type']}", None)
             if handler is None:
                 raise errors.BadMessage("Unknown message type {type}",

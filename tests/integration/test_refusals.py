@@ -80,6 +80,11 @@ async def test_stale_illegal_and_malformed_messages_change_nothing(sqlite_server
             refused = await reply_to(guest, raw)
             assert refused["type"] == "error" and refused["code"] == "bad_message", raw
             assert refused["message"]
+        # A message with an id but no type, or a number for one, is answered
+        # with its id: a client that waits for the reply to an id gets it.
+        for raw in ('{"id": "t1"}', '{"id": "t2", "type": 5}', '{"id": "t3", "type": null}'):
+            refused = await reply_to(guest, raw)
+            assert (refused["code"], refused.get("id")) == ("bad_message", json.loads(raw)["id"])
 
         # Still connected, and nothing moved.
         assert (await reply_to(guest, '{"type": "ping"}'))["type"] == "pong"
