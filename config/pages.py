@@ -9,19 +9,14 @@ registry (games/registry.py): no data, so they are cacheable and light.
 
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from games.registry import by_slug
 from rooms import declared
+from rooms.views import local_path
 
 
 def _safe_next(request) -> str:
-    target = request.GET.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return ""
+    return local_path(request, request.GET.get("next", "")) or ""
 
 
 def home(request):

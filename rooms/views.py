@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -36,11 +36,19 @@ def _actor(request: HttpRequest) -> services.Actor:
     return services.Actor(_session_key(request), request.session.get("nickname", ""), user_id)
 
 
-def _safe_next(request: HttpRequest, fallback: str = "/") -> str:
-    target = request.POST.get("next") or request.GET.get("next") or fallback
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+def local_path(request: HttpRequest, target: str) -> str | None:
+    """``target`` if it is a path on this site ("/r/ABCD/"), else None. Only a
+    path: a bare word ("ABCD", "home") given to ``redirect`` is taken for the
+    name of a view, and a ``next`` of one was a server error (500)."""
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+            target, {request.get_host()}, request.is_secure()):
         return target
-    return fallback
+    return None
+
+
+def _safe_next(request: HttpRequest, fallback: str = "/") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    return local_path(request, target) or fallback
 
 
 def _needs_nickname(request: HttpRequest, next_url: str) -> HttpResponse | None:
@@ -57,7 +65,7 @@ def nickname(request: HttpRequest) -> HttpResponse:
     except BadNickname as exc:
         messages.error(request, str(exc))  # already in the visitor's language
         return redirect(f"{reverse('home')}#nickname")
-    return redirect(_safe_next(request))
+    return HttpResponseRedirect(_safe_next(request))
 
 
 @require_POST

@@ -60,6 +60,13 @@ def test_a_nickname_returns_to_where_the_visitor_was_going_and_only_on_this_site
     assert kept["Location"] == "/rules/ludo/" and client.session["nickname"] == "রুমি খান"
     away = client.post(reverse("nickname"), {"name": "Rumi", "next": "https://evil.example/"})
     assert away["Location"] == "/"
+    # A bare word is no path here: it was taken for a view's name (a 500).
+    for word in ("ABCD", "home", "room", "evil.example", "//evil.example/"):
+        response = client.post(reverse("nickname"), {"name": "Rumi", "next": word})
+        assert (response.status_code, response["Location"]) == (302, "/"), word
+        page = client.get(reverse("home"), {"next": word})
+        assert page.status_code == 200 and page.context["next"] == "", word
+    assert client.get(reverse("home"), {"next": "/r/ABCD/"}).context["next"] == "/r/ABCD/"
 
 
 def test_a_bad_nickname_is_refused_with_a_reason_and_nothing_kept():
