@@ -207,7 +207,7 @@ def fold(
             continue
         try:
             mapped = action_from_event(event)
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             if not check:
                 raise
             mapped = None
@@ -219,10 +219,19 @@ def fold(
         if check:
             if game.turn(state) is None:
                 raise RecordError("the game was already over", index)
+            if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+                # 1.0 passed "seat == to_move" and then failed as an index.
+                raise RecordError("a {type} event cannot happen here", index, type=event["type"])
             try:
                 state, produced = apply(state, seat, action)
             except GameError as exc:
                 raise RecordError.of(exc, index) from None
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                # A record from outside is checked, never trusted: a field the
+                # engine cannot read is this event's fault, not a crash of the
+                # checker (the verify page answered 500).
+                raise RecordError("a {type} event cannot happen here", index,
+                                  type=event["type"]) from None
             if not produced or not _same(game, produced[0], event):
                 first_produced = _describe(produced[0]) if produced else "nothing"
                 raise RecordError("the rules give {event} for this action", index,

@@ -105,3 +105,31 @@ def test_the_next_seat_skips_seats_that_are_out_and_wraps_around():
     assert next_seat(2, 5, {3, 4, 0}) == 1
     with pytest.raises(AssertionError):
         next_seat(0, 2, (0, 1))
+
+
+SPOILED = [1.5, "1", None, [], {}, True, -1, 10**9]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_record_with_a_field_of_the_wrong_type_is_refused_never_a_crash(name):
+    """A record from outside (the verify page, `manage.py replay`) is checked,
+    never trusted: every field of the first events, spoiled one at a time
+    (a seat of 1.0 once passed the turn check and then failed as an index,
+    a 500 on the verify page), is either accepted or refused with the event
+    named, never another exception."""
+    game = get_game(name)
+    record = record_of(name, game.min_players)
+    refused = 0
+    for index, event in enumerate(record["events"][:25]):
+        for key in [k for k in event if k != "type"]:
+            original = event[key]
+            for value in [*SPOILED, float(original)] if isinstance(original, int) else SPOILED:
+                event[key] = value
+                try:
+                    replay(record)
+                except RecordError as exc:
+                    refused += 1
+                    assert exc.event_index is None or exc.event_index <= index + 8, (key, value)
+            event[key] = original
+    assert refused > 0
+    replay(record)  # put back as it was: valid again
