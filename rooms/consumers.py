@@ -184,11 +184,11 @@ async def seats_offline_for_stop() -> int:
     written. Without it the process exits with those sockets' consumers still
     waiting (daphne never runs their disconnect), and their seats looked
     occupied until the silence showed (Seat.SILENT_AFTER_SECONDS), 40 s after
-    the players had reconnected to another process or gone. The closes still
-    waiting for a database that was away (LateCloses) go in the same batch. Sockets that
+    the players had reconnected to another process or gone. Sockets that
     were being counted as it began are waited for and written with the
-    others. Bounded: a database that does not answer leaves the seats not yet
-    written to that silence, as before."""
+    others, and so are the closes still waiting for a database that was away
+    (LateCloses). Bounded: a database that does not answer leaves the seats
+    not yet written to that silence, as before."""
     global stopping
     stopping = True
     until = time.monotonic() + STOPPING_WRITE_SECONDS
