@@ -16,6 +16,8 @@ import unicodedata
 
 from django.utils.translation import gettext
 
+from config.digits import to_local_digits
+
 MAX_LENGTH = 20
 # Latin letters, digits, spaces and the Bengali block (letters, vowel signs,
 # virama, Bengali digits).
@@ -43,7 +45,9 @@ def clean_nickname(raw: object) -> str:
         raise BadNickname(gettext("Please choose a nickname"))
     if len(name) > MAX_LENGTH:
         raise BadNickname(
-            gettext("A nickname has at most %(n)s characters") % {"n": MAX_LENGTH}
+            # The number in the page's digits: the refusal is sent already filled.
+            gettext("A nickname has at most %(n)s characters")
+            % {"n": to_local_digits(str(MAX_LENGTH))}
         )
     if any(unicodedata.category(ch) in _INVISIBLE or (ch.isspace() and ch != " ")
            for ch in name):

@@ -810,6 +810,9 @@ def test_a_refused_nickname_says_why_in_bengali_first(client):
     response = client.post("/nickname/", {"name": "\u09cd" * 20}, follow=True)
     assert "ডাকনামে অন্তত একটা অক্ষর বা সংখ্যা থাকতে হবে" in response.content.decode()
     assert "nickname" not in client.session
+    # The longest name, in the page's digits (it came filled with "20").
+    response = client.post("/nickname/", {"name": "x" * 21}, follow=True)
+    assert "ডাকনামে সর্বোচ্চ ২০টি অক্ষর থাকতে পারে" in response.content.decode()
 
 
 @pytest.mark.parametrize("name", ["রুমি", "কৃষ্ণ", "Tanvir 2", "শ্রী", "৳ রুমি", "অ"])
