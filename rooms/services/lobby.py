@@ -226,7 +226,10 @@ def seat_leave(code: str, actor: Actor) -> Change:
         rearm(room, game_row, seats)
         return commit(room, change)
     if seat.index == 0:
-        raise errors.WrongStatus("The host keeps seat 1; close the room instead")
+        # There is no command that closes a room: a host who goes away is
+        # replaced (take_host), and a room nobody uses closes by itself.
+        raise errors.WrongStatus("The host keeps the first seat; to go, just leave the room: "
+                                 "another player can become the host")
     open_seat(seat)
     return commit(room, Change(room.id, [{"type": "left", "seat": seat.index}]))
 
