@@ -23,6 +23,19 @@ from tests.servers import DaphneServer, free_port, run_daphne, sqlite_env
 # to it) moves the game.
 CALM_TURN_SECONDS = 1800
 
+# Page scripts for ``page.evaluate``. HIDE(true|false): the page as a phone
+# hides it (another app in front, the screen off) and shows it again.
+HIDE = """hidden => {
+    Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+    Object.defineProperty(document, 'visibilityState', {configurable: true,
+        get: () => hidden ? 'hidden' : 'visible'});
+    document.dispatchEvent(new Event('visibilitychange'));
+}"""
+# The host's house board whose one ladder climbs from the entry square to 100:
+# at Snakes the first 6 wins.
+RACE_BOARD = """() => KG.send({type: 'set_options',
+                              options: {board: {ladders: {'6': 100}, snakes: {}}}})"""
+
 ACTIONS = {
     "snakes": ["[data-testid=roll-button]:enabled"],
     "ludo": [
@@ -136,6 +149,17 @@ def seat_two_and_start(host, guest, game: str = "snakes", seats: int = 3) -> str
     for player in (host, guest):
         expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
     return code
+
+
+def start_a_race(host, guest) -> None:
+    """Host and guest seated at a Snakes lobby: the host sets RACE_BOARD (the
+    first 6 wins) and starts; both pages are at the table."""
+    before = version(host.page)
+    host.page.evaluate(RACE_BOARD)
+    expect(host.page.locator("#room")).not_to_have_attribute("data-version", before)
+    host.page.get_by_test_id("start").click()
+    for player in (host, guest):
+        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
 
 
 def open_more(page: Page) -> None:

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.play import calm_server, seat_two_and_start, version
+from tests.browser.play import HIDE, calm_server, seat_two_and_start, start_a_race, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -219,14 +219,6 @@ def test_with_reduced_motion_no_animation_is_ever_drawn(players, screenshots):
     shoot(rumi, screenshots, "feel-reduced-motion")
 
 
-HIDE = """hidden => {
-    Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
-    Object.defineProperty(document, 'visibilityState', {configurable: true,
-        get: () => hidden ? 'hidden' : 'visible'});
-    document.dispatchEvent(new Event('visibilitychange'));
-}"""
-
-
 @pytest.mark.timeout(300)
 def test_a_hidden_tab_shows_your_turn_in_its_title_until_it_is_visible(players, screenshots):
     tanvir = players("Tanvir", "en", DESKTOP)
@@ -257,10 +249,6 @@ def test_a_hidden_tab_shows_your_turn_in_its_title_until_it_is_visible(players, 
     shoot(rumi, screenshots, "feel-your-turn")
 
 
-RACE_BOARD = """() => KG.send({type: 'set_options',
-                              options: {board: {ladders: {'6': 100}, snakes: {}}}})"""
-
-
 @pytest.mark.timeout(300)
 def test_the_first_to_reach_100_gets_the_winners_moment(players, screenshots):
     rumi = players("Rumi", "bn", PHONE, reduced_motion="no-preference")
@@ -269,14 +257,8 @@ def test_the_first_to_reach_100_gets_the_winners_moment(players, screenshots):
     tanvir.start()
     code = rumi.create_room("snakes", 2)
     tanvir.join_by_typing(code)
-    # A house board whose one ladder climbs from the entry square to 100: the
-    # first 6 wins.
-    before = version(rumi.page)
-    rumi.page.evaluate(RACE_BOARD)
-    expect(rumi.page.locator("#room")).not_to_have_attribute("data-version", before)
-    rumi.page.get_by_test_id("start").click()
+    start_a_race(rumi, tanvir)  # the first 6 wins
     for player in (rumi, tanvir):
-        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
         player.page.evaluate(WATCH_ANIMATION_MARKS)
     seated = {0: rumi, 1: tanvir}
     for _ in range(200):

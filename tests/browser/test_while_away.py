@@ -22,7 +22,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.play import calm_server, open_more, seat_two, seat_two_and_start, version
+from tests.browser.play import (
+    calm_server,
+    open_more,
+    seat_two,
+    seat_two_and_start,
+    start_a_race,
+    version,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -42,9 +49,6 @@ FINISHED_FOR_YOU = {  # (one turn, several)
     "en": ("While you were away the computer played {n} turn for you and finished the game.",
            "While you were away the computer played {n} turns for you and finished the game."),
 }
-# A house board whose one ladder climbs from the entry square to 100: the first 6 wins.
-RACE_BOARD = """() => KG.send({type: 'set_options',
-                              options: {board: {ladders: {'6': 100}, snakes: {}}}})"""
 
 
 @pytest.fixture(scope="module")
@@ -123,15 +127,22 @@ def in_view(page, selector: str) -> bool:
         and box["x"] + box["width"] <= size["width"] + 0.5)
 
 
-@pytest.mark.timeout(240)
-@pytest.mark.parametrize("lang", ["bn", "en"])
-def test_coming_back_the_player_hears_how_many_turns_the_computer_played(
-        players, screenshots, lang):
+def rumi_and_tanvir(players, lang: str):
+    """Rumi (in ``lang``) behind a link that will die, Tanvir behind one that
+    keeps what the server sent him; both on phones."""
     rumi = players("Rumi", lang, PHONE)
     tanvir = players("Tanvir", "en", PHONE)
     link, seen_by_tanvir = DeadLinkThenBack(), Recorder()
     rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), link)
     tanvir.page.route_web_socket(re.compile(r"/ws/rooms/"), seen_by_tanvir)
+    return rumi, tanvir, link, seen_by_tanvir
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_coming_back_the_player_hears_how_many_turns_the_computer_played(
+        players, screenshots, lang):
+    rumi, tanvir, link, seen_by_tanvir = rumi_and_tanvir(players, lang)
     seat_two_and_start(rumi, tanvir, "snakes", 2)
     assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # Rumi opens
 
@@ -204,18 +215,9 @@ def test_a_game_that_ends_while_the_computer_holds_the_seat_says_so_on_the_resul
     (on a race board the first 6 wins, hers or Tanvir's): her page comes back
     to the results, which say the computer finished the game for her and how
     many turns it played, where the banner that offered the seat back was."""
-    rumi = players("Rumi", lang, PHONE)
-    tanvir = players("Tanvir", "en", PHONE)
-    link, seen_by_tanvir = DeadLinkThenBack(), Recorder()
-    rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), link)
-    tanvir.page.route_web_socket(re.compile(r"/ws/rooms/"), seen_by_tanvir)
+    rumi, tanvir, link, seen_by_tanvir = rumi_and_tanvir(players, lang)
     seat_two(rumi, tanvir, "snakes", 2)
-    before = version(rumi.page)
-    rumi.page.evaluate(RACE_BOARD)
-    expect(rumi.page.locator("#room")).not_to_have_attribute("data-version", before)
-    rumi.page.get_by_test_id("start").click()
-    for player in (rumi, tanvir):
-        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
+    start_a_race(rumi, tanvir)
     assert rumi.page.evaluate("KG.state.snap.game.turn.seat") == 0  # Rumi opens
 
     link.dead = True

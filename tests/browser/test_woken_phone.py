@@ -15,16 +15,9 @@ import re
 import pytest
 
 from tests.browser.conftest import PHONE
+from tests.browser.play import HIDE
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
-
-HIDE = """hidden => {
-    Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
-    Object.defineProperty(document, 'visibilityState', {configurable: true,
-        get: () => hidden ? 'hidden' : 'visible'});
-    document.dispatchEvent(new Event('visibilitychange'));
-}"""
-
 
 class ForgottenLink:
     """The page's room sockets; the first goes silent both ways once ``dead``."""
