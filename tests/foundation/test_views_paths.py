@@ -73,7 +73,7 @@ def test_a_bad_nickname_is_refused_with_a_reason_and_nothing_kept():
     client = Client()
     response = client.post(reverse("nickname"), {"name": "x" * 21})
     assert response["Location"] == reverse("home") + "#nickname"
-    assert said(response) == ["ডাকনামে সর্বোচ্চ 20টি অক্ষর থাকতে পারে"]
+    assert said(response) == ["ডাকনামে সর্বোচ্চ ২০টি অক্ষর থাকতে পারে"]  # Bengali digits
     assert "nickname" not in client.session
     assert client.get(reverse("nickname")).status_code == 405
 
