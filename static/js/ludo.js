@@ -314,7 +314,18 @@
       if (v.current !== null && v.current !== undefined) cls = i < v.current ? "used" : i === v.current ? "current" : "";
       seq.appendChild(KG.die(r, { cls: cls, label: digits(r), roll: rolled && i === v.rolls.length - 1 }));
     });
-    if (!v.rolls || !v.rolls.length) seq.appendChild(el("span", { class: "hint" }, v.sequence > 1 ? gettext("Bonus roll!") : gettext("No rolls yet this turn")));
+    var ended = endedSequence(v, c);
+    if ((!v.rolls || !v.rolls.length) && ended && v.sequence <= 1) {
+      // The sequence this update ended (a roll no token could use, or the one
+      // move it allowed, made at once): without it the player who tapped Roll
+      // saw "no rolls yet" for the next player and never their own number.
+      ended.rolls.forEach(function (r, i) {
+        seq.appendChild(KG.die(r, { cls: "used", label: digits(r), roll: rolled && ended.fresh && i === ended.rolls.length - 1 }));
+      });
+      seq.appendChild(el("span", { class: "hint", "data-testid": "ended-sequence" }, endedText(ended, c)));
+    } else if (!v.rolls || !v.rolls.length) {
+      seq.appendChild(el("span", { class: "hint" }, v.sequence > 1 ? gettext("Bonus roll!") : gettext("No rolls yet this turn")));
+    }
     panel.appendChild(seq);
 
     var canRoll = c.legal.some(function (a) { return a.type === "roll"; });
@@ -345,6 +356,47 @@
     controls.appendChild(el("p", { class: "legend-row" },
       el("span", {}, "★ " + gettext("safe square")),
       el("span", {}, v.home_bonus_roll ? gettext("House rule: home earns a bonus roll") : gettext("House rule: no bonus for home"))));
+  }
+
+  /* The roll sequence that ended in the last update with rolls in it, kept
+     until the next roll: {seat, rolls, moved, fresh}. Its first rolls may
+     have come in earlier updates (a 6, then the roll after it): those are
+     the rolls the view showed for that seat just before. */
+  var lastSequence = null, shownRolls = { seat: null, rolls: [] }, readEvents = null;
+  function endedSequence(v, c) {
+    var events = c.events || [];
+    if (events === readEvents) return lastSequence;  // drawn again: nothing new
+    readEvents = events;
+    var rolls = events.filter(function (e) { return e.type === "roll"; });
+    if (rolls.length && !(v.rolls && v.rolls.length && v.to_move === rolls[rolls.length - 1].seat)) {
+      var seat = rolls[rolls.length - 1].seat, lastAt = events.lastIndexOf(rolls[rolls.length - 1]);
+      var earlier = shownRolls.seat === seat ? shownRolls.rolls : [];
+      lastSequence = {
+        seat: seat, fresh: true,
+        rolls: earlier.concat(rolls.filter(function (e) { return e.seat === seat; }).map(function (e) { return e.value; })).slice(-3),
+        moved: events.some(function (e, i) { return i > lastAt && e.type === "move" && e.seat === seat; }),
+      };
+    } else if (lastSequence && rolls.length) {
+      lastSequence = null;  // a new sequence is on the board
+    } else if (lastSequence) {
+      lastSequence.fresh = false;
+    }
+    shownRolls = { seat: v.to_move, rolls: (v.rolls || []).slice() };
+    return lastSequence;
+  }
+  function endedText(ended, c) {
+    var n = ended.rolls.map(function (r) { return digits(r); }).join(", ");
+    var mine = ended.seat === c.you;
+    if (ended.rolls.length === 3 && ended.rolls.every(function (r) { return r === 6; })) {
+      return mine ? gettext("You rolled three 6s: the turn is void")
+        : fmt(gettext("%(name)s rolled three 6s: the turn is void"), { name: c.nameOf(ended.seat) });
+    }
+    if (!ended.moved) {
+      return mine ? fmt(gettext("You rolled %(n)s: no token could move"), { n: n })
+        : fmt(gettext("%(name)s rolled %(n)s: no token could move"), { name: c.nameOf(ended.seat), n: n });
+    }
+    return mine ? fmt(gettext("You rolled %(n)s"), { n: n })
+      : fmt(gettext("%(name)s rolled %(n)s"), { name: c.nameOf(ended.seat), n: n });
   }
 
   function describe(ev, c) {
