@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 
 @pytest.mark.timeout(120)
-def test_a_timeout_is_said_in_words(players):
+def test_a_timeout_is_said_in_words(players, screenshots):
     rumi = players("Rumi", "bn", PHONE)
     tanvir = players("Tanvir", "en", DESKTOP)
     seat_two_and_start(rumi, tanvir, "snakes", 2)
@@ -36,6 +36,16 @@ def test_a_timeout_is_said_in_words(players):
     last_seconds = re.compile(r"আর [০-৯] সেকেন্ড" if waiting[1] == "bn" else r"\d seconds? left")
     expect(waiting[0].locator("#event-log")).to_contain_text(last_seconds)
     assert "hurry" in waiting[0].evaluate("KG.feel.played")
+    # The turn bar says it too, before whose turn it is, while the turn is
+    # another's (after a 6 the roll was the timer's, and the turn still hers).
+    page, lang = waiting
+    note = "আপনার সময় ফুরিয়েছিল · " if lang == "bn" else "Your time ran out · "
+    turn_bar = page.get_by_test_id("turn-text")
+    if page.evaluate("KG.state.snap.game.turn.seat") != seat:
+        expect(turn_bar).to_contain_text(note)
+        (rumi if page is rumi.page else tanvir).shoot(screenshots, "turn-bar-time-ran-out")
+    else:
+        expect(turn_bar).not_to_contain_text(note)
 
 
 class HoldTheMoveUntilTheTimeout:

@@ -121,6 +121,7 @@
     var msg = { type: "action", version: S.version, action: action };
     if (R.device() && R.youSeat() !== null) msg.seat = R.youSeat();
     if (R.send(msg)) {
+      S.timeUp = false;
       S.moveOut = true;
       S.lateMove = false;
       S.pending = true;

@@ -145,6 +145,11 @@
     else if (mine) text = gettext("Your turn");
     else if (turn.by === "bot") text = fmt(gettext("%(name)s is thinking…"), { name: R.nameOf(turn.seat) });
     else text = fmt(gettext("%(name)s's turn"), { name: R.nameOf(turn.seat) });
+    // The timer moved for this player while they looked away: the live region
+    // said so, but a sighted player coming back saw only that the game had
+    // gone on. Said before whose turn it is, until their turn comes again (or
+    // the computer's banner, held, says more).
+    if (mine || (R.seatOf(R.youSeat()) || {}).held) S.timeUp = false;
     P.turn.classList.toggle("is-mine", mine);
     var RAD = 18, C = 2 * Math.PI * RAD;
     var fg = KG.svg("circle", { class: "ring-fg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5, "stroke-dasharray": C.toFixed(2), transform: "rotate(-90 22 22)" });
@@ -153,7 +158,8 @@
       KG.svg("circle", { class: "ring-bg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5 }), fg, label);
     P.turn.appendChild(ring);
     if (device && turn.seat !== null && turn.seat !== undefined) P.turn.appendChild(KG.seatBadge(R.colourOf(turn.seat)));
-    var words = P.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" }, text));
+    var words = P.turn.appendChild(el("p", { class: "turn-text", "data-testid": "turn-text" },
+      S.timeUp ? el("span", { class: "turn-note" }, gettext("Your time ran out") + " · ") : null, text));
     // The full length of a turn is the room's (15 s, or 30 s at a party table); what
     // is left is the deadline against the server's clock (S.offset, from server_time).
     var total = S.snap.room.turn_seconds || 15;
