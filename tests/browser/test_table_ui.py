@@ -381,13 +381,19 @@ def test_the_host_chooses_an_easier_computer_for_new_players(players, server):
     host = players("Tanvir", "bn", PHONE)
     host.start()
     code = host.create_room("liars_dice", 3)
+    # Start is greyed while a seat is open, and says why beside it.
+    start, why = host.page.get_by_test_id("start"), host.page.get_by_test_id("start-why")
+    expect(start).to_be_disabled()
+    expect(why).to_have_text("শুরুর আগে প্রতিটি আসনে একজন খেলোয়াড় বা কম্পিউটার লাগবে।")
+    expect(start).to_have_attribute("aria-describedby", "start-why")
     host.page.select_option("#bot-level", "easy")
     host.page.get_by_test_id("add-bot").first.click()
     expect(host.page.locator(".seat-row[data-seat='1'] .tag")).to_have_text(
         ["কম্পিউটার, সহজ"]
     )
     host.page.get_by_test_id("fill-bots").click()
-    expect(host.page.get_by_test_id("start")).to_be_enabled()
+    expect(start).to_be_enabled()
+    expect(why).to_have_count(0)
     kinds = query(
         server,
         'SELECT bot_kind FROM rooms_seat WHERE room_id = ? AND kind = \'bot\' ORDER BY "index"',

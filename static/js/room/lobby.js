@@ -261,7 +261,6 @@
         (room.seats || []).forEach(function (s) { if (s.kind === "open") R.send({ type: "add_bot", seat: s.seat, bot: botLevel(room) }); });
       } }, gettext("Fill empty seats with computers")));
     }
-    if (open) box.appendChild(el("p", { class: "hint" }, gettext("Every seat needs a player or a computer before the start.")));
     return box;
   }
 
@@ -269,8 +268,13 @@
      while the lobby scrolls (the code, the seats, phone players and house
      rules put it a screen and a half down on a phone). */
   function startBar(open) {
-    return el("div", { class: "lobby-start-bar" }, el("button", {
+    // While a seat is open, why Start is greyed, beside it (it was only in
+    // the host's card, a screen and a half up on a phone).
+    var why = open > 0 ? el("p", { class: "hint", id: "start-why", "data-testid": "start-why" },
+      gettext("Every seat needs a player or a computer before the start.")) : null;
+    return el("div", { class: "lobby-start-bar" }, why, el("button", {
       type: "button", class: "button-primary big-button", "data-key": "start", "data-testid": "start",
+      "aria-describedby": why ? "start-why" : null,
       disabled: !S.connected || open > 0, onclick: function () { R.send({ type: "start" }); },
     }, gettext("Start the game")));
   }
