@@ -501,7 +501,15 @@ def test_a_friend_with_no_nickname_opens_the_link_and_gets_the_seat_they_tapped(
     expect(name).to_have_value("")
     expect(name).not_to_be_in_viewport()  # below the seats, out of sight on a phone
 
+    # "Take a seat" with no name asks for one where they are, as "Sit here"
+    # does: it sent a join the server refused in a red banner over the code.
     before = version(page)
+    page.get_by_test_id("join-seat").tap()
+    expect(name).to_be_focused()
+    expect(page.get_by_test_id("join-hint")).to_be_visible()
+    expect(page.locator("#room-error")).to_be_hidden()
+    assert version(page) == before, "nothing was sent"
+
     page.locator("[data-key=sit-3]").tap()
     expect(name).to_be_focused()
     expect(name).to_be_in_viewport()
@@ -534,9 +542,16 @@ def test_a_friend_with_no_nickname_opens_the_link_and_gets_the_seat_they_tapped(
     page.keyboard.type("vir")
     expect(name).to_have_value("Tanvir")
 
+    # A refusal just before the seat is taken goes with it (it stayed 5 s,
+    # over the code, after the friend had sat down).
+    page.fill("#join-name", "!!!")
+    page.keyboard.press("Enter")
+    expect(alert).to_be_visible()
+    page.fill("#join-name", "Tanvir")
     page.keyboard.press("Enter")
     # Seat 2 is the lowest open one; the friend asked for seat 3.
     expect(page.locator("#room")).to_have_attribute("data-you-seat", "3")
+    expect(alert).to_be_hidden(timeout=2_000)
     expect(host.page.locator(".seat-row[data-seat='3'] .seat-name")).to_have_text("Tanvir")
     assert query(
         server,

@@ -108,7 +108,17 @@
         "aria-describedby": S.wantSeat !== null ? "join-hint" : null,
         oninput: function () { S.joinName = nameInput.value; },
       });
-      seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) { ev.preventDefault(); join(S.wantSeat, nameInput.value); } },
+      seatsCard.appendChild(el("form", { class: "stack", style: { marginTop: "0.75rem" }, onsubmit: function (ev) {
+        ev.preventDefault();
+        // No nickname yet and none typed: the server would refuse the seat in
+        // a red banner over the code; ask for the name here instead.
+        if (!you.name && !nameInput.value.trim()) {
+          var first = (room.seats || []).filter(function (s) { return s.kind === "open"; })[0];
+          sitHere(S.wantSeat !== null ? S.wantSeat : first ? first.seat : null, you);
+          return;
+        }
+        join(S.wantSeat, nameInput.value);
+      } },
         el("label", { for: "join-name" }, gettext("Your nickname")), nameInput,
         S.wantSeat !== null ? el("p", { id: "join-hint", class: "hint join-hint", "data-testid": "join-hint" },
           gettext("Choose a nickname to take the seat you tapped.")) : null,

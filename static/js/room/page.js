@@ -26,6 +26,14 @@
     paintError();
     R.after("error", function () { S.error = null; paintError(); }, 5000);
   };
+  /* A refusal that the next step has answered (the player has sat down
+     since): not left over what they now look at for the rest of 5 s. */
+  R.clearError = function () {
+    if (!S.error) return;
+    S.error = null;
+    R.stop("error");
+    paintError();
+  };
   function paintError() {
     var box = document.getElementById("room-error");
     if (!box) return;

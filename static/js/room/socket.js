@@ -244,6 +244,7 @@
     R.adopt(msg, events);
     contribute();
     S.saidUpTo = msg.version;
+    if (seatBefore === null && R.youSeat() !== null) R.clearError();  // seated now
     R.describeEvents(events, seatBefore, hold);
     R.sayWhileAway(hold);
     R.render(events);
