@@ -103,7 +103,7 @@
       // What is typed lives in the store: the lobby is drawn again on every
       // change (a computer added, someone leaving), and the letters must stay.
       var nameInput = el("input", {
-        id: "join-name", maxlength: "20", value: S.joinName !== null ? S.joinName : you.name || "",
+        id: "join-name", maxlength: "20", value: S.joinName !== null ? S.joinName : knownName(you),
         autocomplete: "nickname", "data-key": "join-name",
         "aria-describedby": S.wantSeat !== null ? "join-hint" : null,
         oninput: function () { S.joinName = nameInput.value; },
@@ -112,7 +112,7 @@
         ev.preventDefault();
         // No nickname yet and none typed: the server would refuse the seat in
         // a red banner over the code; ask for the name here instead.
-        if (!you.name && !nameInput.value.trim()) {
+        if (!knownName(you) && !nameInput.value.trim()) {
           var first = (room.seats || []).filter(function (s) { return s.kind === "open"; })[0];
           sitHere(S.wantSeat !== null ? S.wantSeat : first ? first.seat : null, you);
           return;
@@ -294,13 +294,20 @@
      seat and takes them to the name field instead (below the seats, out of
      sight on a phone). */
   function sitHere(seat, you) {
-    if (you.name) { join(seat); return; }
+    if (knownName(you)) { join(seat); return; }
     S.wantSeat = seat;
     R.render();
     var input = document.getElementById("join-name");
     if (!input) return;
     input.scrollIntoView({ block: "center", behavior: KG.reducedMotion() ? "auto" : "smooth" });
     input.focus({ preventScroll: true });
+  }
+
+  /* The name this visitor plays under: their seat's, or the nickname their
+     session already has (the page is served with it: a snapshot names only
+     seated players), or "" for a friend who came by the link and has none. */
+  function knownName(you) {
+    return you.name || R.root.dataset.nickname || "";
   }
 
   function join(seat, name) {
