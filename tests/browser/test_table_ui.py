@@ -638,3 +638,42 @@ def test_when_the_host_leaves_the_lobby_a_friend_becomes_the_host_and_starts(
     expect(page.locator("#room")).to_have_attribute("data-view", "table")
     assert query(server, "SELECT status FROM rooms_room WHERE code = ?", code) == [("playing",)]
     assert not friend.errors
+
+
+@pytest.mark.timeout(120)
+def test_the_more_sheet_has_the_way_home_and_the_language_switch(players, screenshots):
+    """At the table the header shows only the site's name: "More" holds the
+    way back to the start and the language switch, which returns to the
+    table in the other language."""
+    rumi = players("Rumi", "bn", PHONE)
+    tanvir = players("Tanvir", "en", PHONE)
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    page = rumi.page
+    open_more(page)
+    foot = page.get_by_test_id("more-foot")
+    expect(foot.get_by_test_id("more-home")).to_have_text("শুরুর পাতায় ফিরুন")
+    expect(foot.get_by_test_id("more-home")).to_have_attribute("href", "/")
+    rumi.shoot(screenshots, "table-more-foot")
+    foot.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#room")).to_have_attribute("data-view", "table")
+    expect(page.get_by_test_id("turn-bar")).to_be_visible()
+
+
+@pytest.mark.timeout(120)
+def test_a_friend_who_has_a_nickname_sits_with_one_tap(players, server):
+    """A friend who has played here before opens the share link: the name
+    field holds their nickname, and "Sit here" seats them at once (it took
+    them to the name field, as if they had none)."""
+    host = players("Rumi", "bn", PHONE)
+    host.start()
+    code = host.create_room("ludo", 4)
+    friend = players("Tanvir", "bn", PHONE)
+    friend.start()  # a nickname in this browser's session
+    page = friend.page
+    page.goto(f"{server.base_url}/r/{code}/")
+    friend.wait_online()
+    expect(page.locator("#join-name")).to_have_value("Tanvir")
+    page.locator("[data-key=sit-2]").tap()
+    expect(page.locator("#room")).to_have_attribute("data-you-seat", "2")
+    expect(host.page.locator(".seat-row[data-seat='2'] .seat-name")).to_have_text("Tanvir")

@@ -32,6 +32,17 @@
     return el("span", { class: "conn" + (on ? " on" : "") + (s.held ? " held" : ""), role: "img", "aria-label": label, title: label });
   };
 
+  /* At the table the site's header shows only its name: the way home and
+     the language switch (the header's own form, copied: its CSRF token and
+     its way back here come with it) are at the foot of "More". */
+  function moreFooter() {
+    var foot = el("div", { class: "more-foot", "data-testid": "more-foot" },
+      el("a", { class: "button button-small", href: R.root.dataset.homeUrl, "data-testid": "more-home" }, gettext("Back to the start")));
+    var languages = document.querySelector(".site-header .language-switcher");
+    if (languages) foot.appendChild(languages.cloneNode(true));
+    return foot;
+  }
+
   R.buildTableShell = function () {
     var room = S.snap.room, P = (S.parts = {});
     P.head = R.header(R.gameTitle(room.game), true);
@@ -53,7 +64,7 @@
     P.more = el("div", { id: "more-panel", class: "more-panel", "data-testid": "more-panel" },
       el("div", { class: "sheet-head more-head" }, el("h2", { id: "more-title", tabindex: "-1" }, pgettext("table sheet", "More")),
         el("button", { type: "button", class: "button-small", "data-key": "more-close", onclick: function () { R.toggleMore(false); } }, gettext("Close"))),
-      P.reactions, P.log, P.fair, el("div", { class: "report-slot" }));
+      P.reactions, P.log, P.fair, el("div", { class: "report-slot" }), moreFooter());
     P.more.setAttribute("aria-labelledby", "more-title");
     P.more.addEventListener("keydown", function (ev) {
       if (ev.key === "Escape" && R.root.dataset.more === "open") { R.toggleMore(false); }
