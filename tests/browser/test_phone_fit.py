@@ -375,13 +375,15 @@ TABLES = {
 }
 
 # The words a player reads on the table (the "More" sheet opened), without room
-# codes and seeds (translate="no", <code>) and words said only to screen readers.
+# codes and seeds (translate="no", <code>), words said only to screen readers,
+# and words marked as another language (the language switch's "English").
 SHOWN_TEXT = """() => {
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
     const parent = node.parentElement;
-    const skip = '[translate=no], code, script, style, .visually-hidden, .room-code-small';
+    const skip = '[translate=no], code, script, style, .visually-hidden, .room-code-small, '
+      + '[lang=en]';
     if (!parent || parent.closest(skip)) continue;
     if (!parent.getClientRects().length || getComputedStyle(parent).visibility === 'hidden')
       continue;
