@@ -99,4 +99,15 @@
   if (single) codeBoxes(single);
   var create = document.getElementById("create-form");
   if (create) createForm(create);
+
+  /* A first visit: "Play now", "Create a room" and "Join with a code" all go to
+     the nickname first; the one tapped is where the page goes after it (the
+     form's next, "/#play"), not the top of the page, where the player had to
+     find and tap it again. A next the page came with (a room's link) wins. */
+  var next = document.querySelector("#nickname input[name=next]");
+  document.querySelectorAll("a[data-then]").forEach(function (link) {
+    link.addEventListener("click", function () {
+      if (next && (next.value === "/" || next.value.indexOf("/#") === 0)) next.value = "/" + link.dataset.then;
+    });
+  });
 })();

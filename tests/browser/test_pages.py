@@ -97,3 +97,19 @@ def test_bengali_text_joins_case_endings_to_bengali_names(players):
     assert page.evaluate(
         """() => KG.fmt(gettext("A moderator removed the player in seat %(n)s"), {n: 3})"""
     ) == "একজন মডারেটর আসন ৩-এর খেলোয়াড়কে সরিয়ে দিয়েছেন"
+
+
+def test_a_first_visit_goes_on_to_what_was_tapped_once_the_nickname_is_chosen(players):
+    """No nickname yet: "Create a room" goes to the name first, and after it
+    the page opens at the room form, not at the top (where the player had to
+    find the button and tap it again)."""
+    player = players("Rumi", "bn", PHONE)
+    page = player.page
+    page.goto(player.base_url + "/")
+    page.locator("a[data-then='#create']").tap()
+    expect(page.locator("#nickname-input")).to_be_in_viewport()
+    page.fill("#nickname-input", "রুমি")
+    page.locator("#nickname button[type=submit]").tap()
+    page.wait_for_url(player.base_url + "/#create")
+    expect(page.locator("#create")).to_be_in_viewport()
+    expect(page.locator(".greeting")).to_contain_text("রুমি")

@@ -78,6 +78,18 @@ def test_a_bad_nickname_is_refused_with_a_reason_and_nothing_kept():
     assert client.get(reverse("nickname")).status_code == 405
 
 
+def test_a_refused_nickname_is_said_in_the_nickname_card_where_the_page_opens():
+    """The redirect opens the home page at #nickname: the reason is said there,
+    not in the messages at the top of the page, out of sight on a phone."""
+    client = Client()
+    page = client.post(reverse("nickname"), {"name": "x" * 21}, follow=True).content.decode()
+    card = page[page.index('id="nickname"'):]
+    card = card[:card.index("</section>")]
+    assert 'data-testid="nickname-refused"' in card and "২০টি অক্ষর" in card
+    top = page[page.index('<main id="main">'):page.index('id="nickname"')]
+    assert "২০টি অক্ষর" not in top
+
+
 # ---- quick play -------------------------------------------------------------------
 
 
