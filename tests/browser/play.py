@@ -8,6 +8,7 @@ never assumed after a sleep.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -47,6 +48,29 @@ ACTIONS = {
         "[data-testid=bid-button]:enabled",
     ],
 }
+
+
+class SocketRecorder:
+    """A page's room socket (``page.route_web_socket``), untouched; every
+    message from the server kept, to check what a page shows against what
+    the server said rather than against the page's own reading of it."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict] = []
+
+    def __call__(self, page_side) -> None:
+        server_side = page_side.connect_to_server()
+        page_side.on_message(server_side.send)
+
+        def forward(message) -> None:
+            if isinstance(message, str):
+                self.messages.append(json.loads(message))
+            page_side.send(message)
+
+        server_side.on_message(forward)
+
+    def events(self) -> list[dict]:
+        return [event for message in self.messages for event in message.get("events", [])]
 
 
 def status(page: Page) -> str:

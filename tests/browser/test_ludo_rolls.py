@@ -11,14 +11,13 @@ received, not against the page's own reading of them.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.play import calm_server, seat_two_and_start, version
+from tests.browser.play import SocketRecorder, calm_server, seat_two_and_start, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
@@ -37,32 +36,11 @@ def server(tmp_path_factory):
         yield running
 
 
-class Recorder:
-    """Tanvir's room socket, untouched; every message from the server kept."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict] = []
-
-    def __call__(self, page_side) -> None:
-        server_side = page_side.connect_to_server()
-        page_side.on_message(server_side.send)
-
-        def forward(message) -> None:
-            if isinstance(message, str):
-                self.messages.append(json.loads(message))
-            page_side.send(message)
-
-        server_side.on_message(forward)
-
-    def events(self) -> list[dict]:
-        return [event for message in self.messages for event in message.get("events", [])]
-
-
 @pytest.mark.timeout(180)
 def test_a_roll_that_ends_the_turn_at_once_is_shown_to_everyone(players, screenshots):
     rumi = players("Rumi", "bn", PHONE)
     tanvir = players("Tanvir", "en", PHONE)
-    seen_by_tanvir = Recorder()
+    seen_by_tanvir = SocketRecorder()
     tanvir.page.route_web_socket(re.compile(r"/ws/rooms/"), seen_by_tanvir)
     seat_two_and_start(rumi, tanvir, "ludo", 2)
     page = rumi.page

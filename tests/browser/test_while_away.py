@@ -15,7 +15,6 @@ test reads.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -23,6 +22,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.play import (
+    SocketRecorder,
     calm_server,
     open_more,
     seat_two,
@@ -84,21 +84,8 @@ class DeadLinkThenBack:
         page_side.close(code=4000, reason="the link is gone")  # any code but 4004 (gone)
 
 
-class Recorder:
+class Recorder(SocketRecorder):
     """Tanvir's room socket, untouched; every message from the server kept."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict] = []
-
-    def __call__(self, page_side) -> None:
-        server_side = page_side.connect_to_server()
-        page_side.on_message(server_side.send)
-        server_side.on_message(lambda message: self.forward(page_side, message))
-
-    def forward(self, page_side, message) -> None:
-        if isinstance(message, str):
-            self.messages.append(json.loads(message))
-        page_side.send(message)
 
     def rolls_for_seat_0_while_held(self) -> int:
         """Seat 0's rolls from its takeover on (until it is taken back)."""
