@@ -66,7 +66,7 @@
         case "timeout":
           text = yours ? gettext("Your time is up") : fmt(gettext("Time up for %(name)s"), { name: who });
           // Shown in the turn bar too, until the player moves again (renderTurn).
-          if (yours) S.timeUp = true;
+          if (yours && S.snap.game) S.timeUp = S.snap.game.id;  // this game's only
           break;
         case "takeover": text = yours ? gettext("The computer is holding your seat") : fmt(gettext("The computer is holding %(name)s's seat"), { name: who }); break;
         case "reclaim": text = yours ? gettext("You are back in your seat") : fmt(gettext("%(name)s is back"), { name: who }); break;

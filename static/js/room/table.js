@@ -160,7 +160,7 @@
     // said so, but a sighted player coming back saw only that the game had
     // gone on. Said before whose turn it is, until their turn comes again (or
     // the computer's banner, held, says more).
-    if (mine || (R.seatOf(R.youSeat()) || {}).held) S.timeUp = false;
+    if (mine || (R.seatOf(R.youSeat()) || {}).held || S.timeUp !== game.id) S.timeUp = false;
     P.turn.classList.toggle("is-mine", mine);
     var RAD = 18, C = 2 * Math.PI * RAD;
     var fg = KG.svg("circle", { class: "ring-fg", cx: 22, cy: 22, r: RAD, fill: "none", "stroke-width": 5, "stroke-dasharray": C.toFixed(2), transform: "rotate(-90 22 22)" });
