@@ -309,14 +309,13 @@ def _id_of(message: dict[str, Any]) -> str | None:
     return message_id
 
 
-def _checked(message: dict[str, Any]) -> dict[str, Any]:
-    """The message, if it has a text ``type``. Checked after its id is read:
-    a message with an id but no type (or a number for one) was refused
-    without the id, and a client waiting for the reply to that id waited
-    for ever (docs/protocol.md: every message with an id gets one reply)."""
+def _checked(message: dict[str, Any]) -> None:
+    """BadMessage unless the message has a text ``type``. Checked after its
+    id is read: a message with an id but no type (or a number for one) was
+    refused without the id, and a client waiting for the reply to that id
+    waited for ever (docs/protocol.md: every message with an id gets one reply)."""
     if not isinstance(message.get("type"), str):
         raise errors.BadMessage("A message is a JSON object with a type")
-    return message
 
 
 def _readable_id(text_data: str | None) -> str | None:

@@ -320,7 +320,7 @@
       // move it allowed, made at once): without it the player who tapped Roll
       // saw "no rolls yet" for the next player and never their own number.
       ended.rolls.forEach(function (r, i) {
-        seq.appendChild(KG.die(r, { cls: "used", label: digits(r), roll: rolled && ended.fresh && i === ended.rolls.length - 1 }));
+        seq.appendChild(KG.die(r, { cls: "used", label: digits(r), roll: rolled && i === ended.rolls.length - 1 }));
       });
       seq.appendChild(el("span", { class: "hint", "data-testid": "ended-sequence" }, endedText(ended, c)));
     } else if (!v.rolls || !v.rolls.length) {
@@ -359,7 +359,7 @@
   }
 
   /* The roll sequence that ended in the last update with rolls in it, kept
-     until the next roll: {seat, rolls, moved, fresh}. Its first rolls may
+     until the next roll: {seat, rolls, moved}. Its first rolls may
      have come in earlier updates (a 6, then the roll after it): those are
      the rolls the view showed for that seat just before. */
   var lastSequence = null, shownRolls = { seat: null, rolls: [] }, readEvents = null;
@@ -372,14 +372,12 @@
       var seat = rolls[rolls.length - 1].seat, lastAt = events.lastIndexOf(rolls[rolls.length - 1]);
       var earlier = shownRolls.seat === seat ? shownRolls.rolls : [];
       lastSequence = {
-        seat: seat, fresh: true,
+        seat: seat,
         rolls: earlier.concat(rolls.filter(function (e) { return e.seat === seat; }).map(function (e) { return e.value; })).slice(-3),
         moved: events.some(function (e, i) { return i > lastAt && e.type === "move" && e.seat === seat; }),
       };
-    } else if (lastSequence && rolls.length) {
+    } else if (rolls.length) {
       lastSequence = null;  // a new sequence is on the board
-    } else if (lastSequence) {
-      lastSequence.fresh = false;
     }
     shownRolls = { seat: v.to_move, rolls: (v.rolls || []).slice() };
     return lastSequence;
