@@ -47,7 +47,7 @@
         moved ? ratingLine(moved, seat === mine) : null));
     });
     box.appendChild(list);
-    var held = heldAtTheEnd(mine);
+    var held = heldAtTheEnd();
     if (held) box.appendChild(el("p", { class: "hint", "data-testid": "finished-for-you" }, held));
     var row = el("div", { class: "results-actions" });
     if (you.is_host) {
@@ -77,10 +77,10 @@
      banner that offers the seat back is gone once the game is over, and the
      "while you were away" sentence waits for a reclaim that cannot come now.
      The seat stays held, with its count, until the next game starts. */
-  function heldAtTheEnd(mine) {
-    var seat = mine === null ? null : R.seatOf(mine);
-    if (!seat || seat.kind !== "human" || !seat.held) return null;
-    var played = R.heldMoves(seat);
+  function heldAtTheEnd() {
+    var hold = R.ownHold();  // null on a shared phone, as ``mine`` is
+    if (!hold) return null;
+    var played = hold.moves;
     return played > 0
       ? KG.nfmt(ngettext("While you were away the computer played %(n)s turn for you and finished the game.",
         "While you were away the computer played %(n)s turns for you and finished the game.", played), played)
