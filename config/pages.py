@@ -21,6 +21,12 @@ def _safe_next(request) -> str:
 
 def home(request):
     nickname = request.session.get("nickname", "")
+    games = declared.for_pages()
+    # A rules page's buttons come here for their game (?game=ludo): the room
+    # form has it chosen and quick play shows it first.
+    picked = request.GET.get("game", "")
+    if picked not in {g["id"] for g in games}:
+        picked = ""
     return render(
         request,
         "home.html",
@@ -29,7 +35,9 @@ def home(request):
             "next": _safe_next(request),
             # What the forms offer, per game (docs/rules.md §1-3). The server
             # validates again; this only shapes the forms.
-            "games": declared.for_pages(),
+            "games": games,
+            "picked": picked,
+            "chosen": picked or games[0]["id"],
         },
     )
 

@@ -105,9 +105,12 @@
      form's next, "/#play"), not the top of the page, where the player had to
      find and tap it again. A next the page came with (a room's link) wins. */
   var next = document.querySelector("#nickname input[name=next]");
+  // The page's own address is kept with it (a rules page's "?game=ludo").
+  var own = next && (next.value === "/" || next.value.indexOf("/#") === 0);
+  if (own && /^#(play|create|join)$/.test(location.hash)) next.value = "/" + location.search + location.hash;
   document.querySelectorAll("a[data-then]").forEach(function (link) {
     link.addEventListener("click", function () {
-      if (next && (next.value === "/" || next.value.indexOf("/#") === 0)) next.value = "/" + link.dataset.then;
+      if (own) next.value = "/" + location.search + link.dataset.then;
     });
   });
 })();

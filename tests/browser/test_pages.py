@@ -113,3 +113,29 @@ def test_a_first_visit_goes_on_to_what_was_tapped_once_the_nickname_is_chosen(pl
     page.wait_for_url(player.base_url + "/#create")
     expect(page.locator("#create")).to_be_in_viewport()
     expect(page.locator(".greeting")).to_contain_text("রুমি")
+
+
+def test_a_rules_page_sends_the_player_to_its_own_game(players):
+    """Before, "Play now" and "Start a table" under the Ludo rules opened the
+    home page with Liar's Dice chosen: the player had to find Ludo again."""
+    player = players("Rumi", "en", PHONE)
+    page = player.page
+    page.goto(player.base_url + "/rules/ludo/")
+    page.locator(".rules-cta a[href*='#play']").tap()
+    # A first visit: the nickname first, then on to the game's quick play.
+    expect(page.locator("#nickname-input")).to_be_in_viewport()
+    page.fill("#nickname-input", "Rumi")
+    page.locator("#nickname button[type=submit]").tap()
+    page.wait_for_url(player.base_url + "/?game=ludo#play")
+    expect(page.locator(".game-tile.is-chosen")).to_have_count(1)
+    expect(page.locator(".game-tile.is-chosen [data-testid=play-ludo]")).to_be_in_viewport()
+
+    page.goto(player.base_url + "/rules/snakes-and-ladders/")
+    page.locator(".rules-cta a[href*='#create']").tap()
+    page.wait_for_url(player.base_url + "/?game=snakes#create")
+    expect(page.locator("input[name=game][value=snakes]")).to_be_checked()
+    expect(page.locator("#create")).to_be_in_viewport()
+    # An unknown game changes nothing: the first game, nothing marked.
+    page.goto(player.base_url + "/?game=chess#create")
+    expect(page.locator("input[name=game]").first).to_be_checked()
+    expect(page.locator(".game-tile.is-chosen")).to_have_count(0)
