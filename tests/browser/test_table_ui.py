@@ -7,6 +7,7 @@
 - with reduced motion the moves jump instead of walking, and a quick reaction
   floats over the sender's seat in the other browser;
 - the countdown is right on a phone whose clock is an hour fast (server_time);
+- a computer's turn shows a turning ring, not a red "1";
 - a connected page pings every 25 seconds;
 - the host sets the party pace on a phone, and the server keeps it.
 
@@ -19,6 +20,7 @@ words needs the real clock: test_turn_timer.py.)
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
@@ -322,6 +324,77 @@ def test_the_countdown_counts_right_on_a_phone_whose_clock_is_an_hour_fast(playe
     changes = page.evaluate("window.ringChanges")
     assert changes["all"] <= 3 * changes["labels"] + 2, changes
     assert page.evaluate(drained) > before  # and the ring still drains, by itself
+
+
+class HoldAfterTheComputersTurnBegins:
+    """The page's room socket, untouched until an update hands the turn to a
+    computer; what the server sends after it waits until ``release``: the
+    page shows the computer's turn for as long as the test reads it."""
+
+    def __init__(self) -> None:
+        self.page_side = None
+        self.held: list = []
+        self.holding = False
+
+    def __call__(self, page_side) -> None:
+        self.page_side = page_side
+        server_side = page_side.connect_to_server()
+        page_side.on_message(server_side.send)
+
+        def forward(message) -> None:
+            if self.holding:
+                self.held.append(message)
+                return
+            page_side.send(message)
+            data = json.loads(message) if isinstance(message, str) else {}
+            turn = ((data.get("game") or data.get("snapshot", {}).get("game") or {})
+                    .get("turn") or {}) if data.get("type") == "update" else {}
+            if turn.get("by") == "bot":
+                self.holding = True
+
+        server_side.on_message(forward)
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held = []
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_a_computers_turn_shows_it_thinking_not_a_countdown(players, screenshots, lang):
+    """A computer answers in about a second: its ring counted "১" in red, as
+    if a player were about to run out of time (a phone drill)."""
+    rumi = players("Rumi", lang, PHONE)
+    link = HoldAfterTheComputersTurnBegins()
+    rumi.page.route_web_socket(re.compile(r"/ws/rooms/"), link)
+    rumi.start()
+    rumi.create_room("snakes", 2)
+    page = rumi.page
+    page.get_by_test_id("fill-bots").click()
+    page.get_by_test_id("start").click()
+    ring = page.locator(".timer-ring")
+    expect(page.get_by_test_id("roll-button")).to_be_enabled()
+    expect(ring).not_to_have_class(re.compile("thinking"))  # her own turn counts down
+    assert ring.locator("text").text_content()
+    # She rolls until the turn passes (a 6 rolls again); the update that
+    # gives the turn to the computer has come, and its move waits.
+    while not link.holding:
+        before = version(page)
+        page.get_by_test_id("roll-button").click()
+        expect(page.locator("#room")).not_to_have_attribute("data-version", before)
+        if not link.holding:
+            expect(page.get_by_test_id("roll-button")).to_be_enabled()
+    expect(ring).to_have_class(re.compile("thinking"))
+    expect(ring).to_have_attribute("aria-label", "ভাবছে" if lang == "bn" else "Thinking")
+    assert ring.locator("text").text_content() == ""
+    expect(ring).not_to_have_class(re.compile("low"))
+    rumi.shoot(screenshots, "computer-thinking")
+    link.release()
+    expect(page.get_by_test_id("roll-button")).to_be_enabled()  # the computer moved
+    expect(ring).not_to_have_class(re.compile("thinking"))
+    assert not rumi.errors
 
 
 WATCH_SOCKETS = """(() => {

@@ -156,3 +156,22 @@ def test_an_offline_page_says_when_its_turn_ran_out(players):
     rumi.context.set_offline(False)
     rumi.wait_online()
     expect(words).not_to_have_text(re.compile("সংযোগ"))
+
+
+@pytest.mark.timeout(120)
+def test_an_offline_page_does_not_name_a_turn_whose_clock_ran_out(players):
+    """The phone drill: offline, the ring ran to 0 and the bar still said
+    whose turn it was, long after the timer had acted for them."""
+    rumi = players("Rumi", "en", PHONE)
+    tanvir = players("Tanvir", "bn", PHONE)
+    seat_two_and_start(rumi, tanvir, "snakes", 2)
+    assert tanvir.page.evaluate("KG.state.snap.game.turn.seat") == 0  # Rumi's turn
+    tanvir.context.set_offline(True)
+    words = tanvir.page.get_by_test_id("turn-text")
+    expect(words).to_have_text("Rumi-এর পালা")
+    expect(words).to_have_text("খেলা এগিয়ে গেছে; সংযোগ ফিরলে আবার দেখা যাবে", timeout=40_000)
+    expect(rumi.page.locator("#event-log")).to_contain_text("Your time is up")
+    tanvir.context.set_offline(False)
+    tanvir.wait_online()
+    expect(words).not_to_have_text(re.compile("সংযোগ"))
+    assert not tanvir.errors

@@ -216,6 +216,7 @@
         var said = late ? gettext("Too late: your time ran out before your move reached the table") : msg.message;
         S.pending = false;
         S.moveOut = S.lateMove = false;
+        S.leaving = false;  // a refused "leave" keeps the player here
         if (msg.code !== "stale_version" || late) KG.announce(said || gettext("Something went wrong"));
         R.showError(said);
         R.render();

@@ -37,7 +37,8 @@
      its way back here come with it) are at the foot of "More". */
   function moreFooter() {
     var foot = el("div", { class: "more-foot", "data-testid": "more-foot" },
-      el("a", { class: "button button-small", href: R.root.dataset.homeUrl, "data-testid": "more-home" }, gettext("Back to the start")));
+      el("a", { class: "button button-small", href: R.root.dataset.homeUrl, "data-testid": "more-home" }, gettext("Back to the start")),
+      S.parts.leave);
     var languages = document.querySelector(".site-header .language-switcher");
     if (languages) foot.appendChild(languages.cloneNode(true));
     return foot;
@@ -60,6 +61,7 @@
     P.controls = el("div", { class: "controls-col", "data-testid": "controls" });
     P.reactions = el("div", {});
     P.fair = el("div", {});
+    P.leave = el("div", { class: "leave-slot" });
     P.log = el("details", { class: "panel" }, el("summary", {}, gettext("What happened")), el("ol", { id: "event-log", class: "log" }));
     P.more = el("div", { id: "more-panel", class: "more-panel", "data-testid": "more-panel" },
       el("div", { class: "sheet-head more-head" }, el("h2", { id: "more-title", tabindex: "-1" }, pgettext("table sheet", "More")),
@@ -124,7 +126,36 @@
     // Fair dice: here during the game, on the results sheet after it.
     KG.clear(P.fair);
     if (!R.resultsOver(game)) P.fair.appendChild(R.fairnessPanel(game));
+    renderLeave(game);
   };
+
+  /* "Leave the game": a player who has to go hands the seat to the computer
+     at once (the `leave` command), instead of leaving the others to wait out
+     a timeout or three. Asked twice, since one stray tap should not do it;
+     once the table says the computer holds the seat, the page goes to the
+     start. Coming back to the room, "Take it back" returns the seat. Not on
+     a phone players share: whose seat would it be? */
+  function renderLeave(game) {
+    var P = S.parts, mine = R.youSeat(), seat = mine !== null ? R.seatOf(mine) : null;
+    var playing = S.snap.room.status === "playing" && game && game.status === "in_progress";
+    if (S.leaving && seat && seat.held) { window.location.assign(R.root.dataset.homeUrl); return; }
+    if (!playing || !seat || seat.held || R.device()) S.leaving = S.leaveAsked = false;
+    KG.clear(P.leave);
+    if (!playing || !seat || seat.held || R.device()) return;
+    if (!S.leaveAsked) {
+      P.leave.appendChild(el("button", { type: "button", class: "button-small", "data-key": "leave-game", "data-refocus": "leave-no", "data-testid": "leave-game",
+        onclick: function () { S.leaveAsked = true; R.render(); } }, gettext("Leave the game")));
+      return;
+    }
+    P.leave.appendChild(el("p", { class: "leave-ask", id: "leave-ask" },
+      gettext("The computer will play your seat until you come back to this room.")));
+    P.leave.appendChild(el("button", { type: "button", class: "button-small button-danger", "data-key": "leave-yes", "data-testid": "leave-yes",
+      "aria-describedby": "leave-ask", disabled: !S.connected || S.leaving,
+      onclick: function () { if (R.send({ type: "leave" })) { S.leaving = true; R.render(); } } }, gettext("Leave")));
+    P.leave.appendChild(el("button", { type: "button", class: "button-small", "data-key": "leave-no", "data-refocus": "leave-game", "data-testid": "leave-no",
+      "aria-describedby": "leave-ask",
+      onclick: function () { S.leaveAsked = false; R.render(); } }, gettext("Stay")));
+  }
 
   // The countdown ring: drawn from turn.deadline, corrected by the server clock offset.
   function renderTurn(game) {
@@ -183,7 +214,7 @@
     var stepped = KG.reducedMotion(), shown = null, low = null;
     function offset(left) { return (C * (1 - Math.min(1, left / total))).toFixed(2); }
     function leftNow() { return Math.min(total, Math.max(0, R.secondsUntil(turn.deadline))); }
-    if (turn.deadline) {
+    if (turn.deadline && turn.by !== "bot") {
       fg.style.transition = "none";
       fg.style.strokeDashoffset = offset(leftNow());
       if (!stepped) {
@@ -196,8 +227,20 @@
         });
       }
     }
+    // A computer answers in about a second: its ring counting "1" in red read
+    // as a player about to run out of time (a phone drill). It says it is
+    // thinking instead: an arc that turns, no number.
+    var computer = turn.by === "bot";
+    if (computer) {
+      ring.classList.add("thinking");
+      ring.setAttribute("aria-label", gettext("Thinking"));
+      fg.style.transition = "none";
+      fg.style.strokeDashoffset = (C * 0.72).toFixed(2);
+      fg.removeAttribute("transform");  // turned by CSS, about its own centre
+    }
     function tick() {
       if (!turn.deadline) { ring.style.visibility = "hidden"; return; }
+      if (computer) return;
       var left = leftNow(), secs = Math.ceil(left);
       if (secs !== shown) {
         shown = secs;
@@ -209,9 +252,12 @@
         low = left <= 5;
         ring.classList.toggle("low", low);
       }
-      if (mine && !S.connected && left <= 0 && !words.dataset.late) {
+      if (!S.connected && left <= 0 && !words.dataset.late) {
+        // Offline, the last view's clock has run out: the table has moved on
+        // (the timer acted), so "Bappi's turn" at 0 would be a stale guess.
         words.dataset.late = "yes";
-        words.textContent = gettext("Time ran out while the connection was down; the table has moved on");
+        words.textContent = mine ? gettext("Time ran out while the connection was down; the table has moved on")
+          : gettext("The table has moved on; it shows again once the connection is back");
       }
       // The ring is silent (a timer read every second is noise): once a
       // decision, five seconds before the end, a screen reader hears it, and
