@@ -215,3 +215,47 @@ def test_from_a_first_visit_to_the_first_move_with_play_now(players, shots, lang
     # The seconds are a figure to read, not a bound: a loaded CI machine may be
     # several times slower than a phone on a good day (speed lives in `make bench`).
     assert taps <= 3
+
+
+# Where the board starts, recorded after every new room version the page
+# draws, to the results (the attribute changes in the same render; the frame
+# after it is laid out): a watch, not a wait.
+WATCH_THE_BOARD = """() => {
+  window.boardTops = [];
+  const room = document.querySelector('#room');
+  new MutationObserver(() => requestAnimationFrame(() => {
+    const board = document.querySelector('[data-testid=board]');
+    if (board && room.dataset.status !== 'lobby') {
+      window.boardTops.push(Math.round(board.getBoundingClientRect().top + window.scrollY));
+    }
+  })).observe(room, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_board_stays_put_from_turn_to_turn(players, lang):
+    """A phone drill saw the board jump about 12 px: what lies above it is
+    the seats' strip, whose chips grew a line when theirs wrapped (a place
+    came under the square at the end). Four seats at a Snakes board whose
+    one ladder climbs from the entry square to 100: players finish one by
+    one, and the others play on."""
+    from tests.browser.play import RACE_BOARD, play_to_the_end, seat_two, version
+
+    rumi, tanvir = players("Rumi", lang, PHONE), players("Tanvir", lang, PHONE)
+    seat_two(rumi, tanvir, "snakes", 4)
+    host = rumi.page
+    host.get_by_test_id("fill-bots").click()
+    before = version(host)
+    host.evaluate(RACE_BOARD)
+    expect(host.locator("#room")).not_to_have_attribute("data-version", before)
+    host.get_by_test_id("start").click()
+    for player in (rumi, tanvir):
+        expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
+    host.evaluate(WATCH_THE_BOARD)
+    play_to_the_end([rumi.page, tanvir.page], "snakes", budget=240)
+    tops = host.evaluate("window.boardTops")
+    placed_while_playing = host.evaluate(
+        "KG.state.snap.game.placings.length") >= 3  # three finished, one by one
+    assert placed_while_playing and len(tops) >= 3, tops
+    assert len(set(tops)) == 1, sorted(set(tops))
