@@ -133,6 +133,12 @@
     var bidActions = legal.filter(function (a) { return a.type === "bid"; });
     var canChallenge = legal.some(function (a) { return a.type === "challenge"; });
     if (bidActions.length || canChallenge) controls.appendChild(picker(bidActions, canChallenge, c));
+    // The new round's dice of the player who opens it sit under the open
+    // cups; at five or six players the table is then taller than a phone's
+    // board space, and the picker hid them (a phone drill): the board
+    // scrolls to them, since that is what the player bids on.
+    var mineRow = showReveal && bidActions.length && !c.replay ? board.querySelector("[data-testid=my-dice]") : null;
+    if (mineRow) requestAnimationFrame(function () { if (mineRow.isConnected) mineRow.scrollIntoView({ block: "nearest" }); });
   }
 
   // ---- the table ------------------------------------------------------------------

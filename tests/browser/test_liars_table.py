@@ -391,3 +391,34 @@ def test_the_replay_draws_the_same_table_with_every_cup_open_at_the_end(players)
     board.scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "replay-last-bn-360x640.png"))
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_player_who_opens_after_a_challenge_sees_their_new_dice(players, lang):
+    """Six at the table: the open cups make it taller than a phone's board
+    space, and the picker covered the new dice of the player who had to bid
+    next (a phone drill)."""
+    rumi, tanvir = players("Rumi", lang, PHONE), players("Tanvir", lang, PHONE)
+    seat_two_and_start(rumi, tanvir, "liars_dice", 6)
+    expect(rumi.page.get_by_test_id("bid-button")).to_be_enabled()
+    rumi.page.get_by_test_id("bid-button").click()
+    expect(tanvir.page.get_by_test_id("challenge-button")).to_be_enabled()
+    tanvir.page.get_by_test_id("challenge-button").click()
+    expect(tanvir.page.get_by_test_id("reveal")).to_be_visible()
+    loser = tanvir if tanvir.page.evaluate(
+        "KG.state.snap.game.view.last_reveal.loser") == 1 else rumi
+    page = loser.page
+    expect(page.get_by_test_id("bid-button")).to_be_enabled()  # the loser opens
+    expect(page.get_by_test_id("reveal")).to_be_visible()
+    dice = page.get_by_test_id("my-dice").locator(".die")
+    expect(dice).to_have_count(4)
+    page.wait_for_function("""() => {
+      const row = document.querySelector('[data-testid=my-dice]').getBoundingClientRect();
+      const picker = document.querySelector('[data-testid=controls]').getBoundingClientRect();
+      return row.bottom <= picker.top && row.top >= 0;
+    }""")
+    board = page.get_by_test_id("board")
+    assert board.evaluate("b => b.scrollHeight > b.clientHeight")  # it had to scroll
+    assert_no_sideways_scroll(page)
+    shoot(page, f"after-a-challenge-6-{lang}-360x640")
