@@ -292,4 +292,28 @@
     crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   };
+
+  /* The browser's own "Please fill out this field" is in the phone's
+     language, not the page's: a Bengali page on an English phone said it in
+     English. A field the page checks says it in the page's words instead. */
+  document.addEventListener("invalid", function (ev) {
+    var field = ev.target, v = field.validity;
+    if (!v || !field.setCustomValidity) return;
+    var say = v.valueMissing ? (field.type === "radio" ? gettext("Choose one of these.") : gettext("Write something here."))
+      : v.tooShort ? KG.fmt(ngettext("At least %(n)s letter.", "At least %(n)s letters.", field.minLength), { n: field.minLength })
+      : "";
+    if (say) field.setCustomValidity(say);
+  }, true);
+  function clearSaid(ev) {
+    var field = ev.target;
+    if (!field.setCustomValidity) return;
+    field.setCustomValidity("");
+    if (field.type === "radio" && field.form) {  // the group was one question
+      Array.prototype.forEach.call(field.form.querySelectorAll("input[type=radio]"), function (r) {
+        if (r.name === field.name) r.setCustomValidity("");
+      });
+    }
+  }
+  document.addEventListener("input", clearSaid, true);
+  document.addEventListener("change", clearSaid, true);
 })();

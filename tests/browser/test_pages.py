@@ -139,3 +139,20 @@ def test_a_rules_page_sends_the_player_to_its_own_game(players):
     page.goto(player.base_url + "/?game=chess#create")
     expect(page.locator("input[name=game]").first).to_be_checked()
     expect(page.locator(".game-tile.is-chosen")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_an_empty_field_is_explained_in_the_pages_language(players, lang):
+    """The browser's own "Please fill out this field" speaks the phone's
+    language: on a Bengali page on an English phone it was English."""
+    player = players("Rumi", lang, PHONE)
+    page = player.page
+    page.goto(player.base_url + "/")
+    page.locator("#nickname button[type=submit]").tap()
+    said = "document.querySelector('#nickname-input').validationMessage"
+    assert page.evaluate(said) == {"bn": "এখানে কিছু লিখুন।", "en": "Write something here."}[lang]
+    expect(page.locator("#nickname-input")).to_be_visible()  # nothing was sent
+    page.fill("#nickname-input", "Rumi")
+    assert page.evaluate(said) == ""  # written: the field is good again
+    page.locator("#nickname button[type=submit]").tap()
+    expect(page.locator(".greeting")).to_contain_text("Rumi")
