@@ -99,7 +99,8 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     if (response := _needs_nickname(request, reverse("home"))) is not None:
         return response
     try:
-        room = services.play_now(actor=_actor(request), game=game)
+        room = services.play_now(actor=_actor(request), game=game,
+                                 pace=request.POST.get("pace", "normal"))
     except errors.RoomError as exc:
         messages.error(request, exc.localised())
         return redirect("home")

@@ -121,13 +121,18 @@ def _quick_play_seats(game: str) -> int:
         raise errors.BadMessage("Unknown game") from None
 
 
-def play_now(*, actor: Actor, game: str) -> Room:
-    """Quick play: a seat at a public table of ``game`` that is still waiting,
-    or a new one that starts with computer players after a short wait."""
+def play_now(*, actor: Actor, game: str, pace: str = Room.Pace.NORMAL) -> Room:
+    """Quick play: a seat at a public table of ``game`` and ``pace`` that is
+    still waiting, or a new one that starts with computer players after a
+    short wait. New players may ask for the party pace (30 s a move): those
+    tables are a pool of their own, so nobody gets a pace they did not ask for."""
+    if pace not in Room.Pace.values:
+        raise errors.BadMessage("Pace is normal or party")
     with transaction.atomic():
         waiting = (
             Room.objects.select_for_update()
-            .filter(game=game, visibility=Room.Visibility.PUBLIC, status=Room.Status.LOBBY)
+            .filter(game=game, visibility=Room.Visibility.PUBLIC, status=Room.Status.LOBBY,
+                    pace=pace)
             .order_by("created_at")
         )
         for room in waiting:
@@ -138,7 +143,7 @@ def play_now(*, actor: Actor, game: str) -> Room:
                 seat_join(room.code, actor)
                 return room
     return room_create(
-        actor=actor, game=game, seats=_quick_play_seats(game),
+        actor=actor, game=game, seats=_quick_play_seats(game), pace=pace,
         visibility=Room.Visibility.PUBLIC,
     )
 

@@ -95,6 +95,19 @@
     update();
   }
 
+  /* Quick play's pace: one box for the three games' forms, remembered on
+     this phone (a new player who chose the slower tables wants them again). */
+  var pace = document.getElementById("quick-pace");
+  if (pace) {
+    var setPace = function () {
+      document.querySelectorAll(".pace-field").forEach(function (f) { f.value = pace.checked ? "party" : "normal"; });
+      try { localStorage.setItem("kg-quick-pace", pace.checked ? "party" : "normal"); } catch (e) { /* private mode */ }
+    };
+    try { pace.checked = localStorage.getItem("kg-quick-pace") === "party"; } catch (e) { /* private mode */ }
+    pace.addEventListener("change", setPace);
+    setPace();
+  }
+
   var single = document.querySelector(".code-single");
   if (single) codeBoxes(single);
   var create = document.getElementById("create-form");

@@ -156,3 +156,23 @@ def test_an_empty_field_is_explained_in_the_pages_language(players, lang):
     assert page.evaluate(said) == ""  # written: the field is good again
     page.locator("#nickname button[type=submit]").tap()
     expect(page.locator(".greeting")).to_contain_text("Rumi")
+
+
+def test_quick_play_at_the_party_pace_for_new_players(players):
+    """Private tables had the slower pace for new players; quick play had
+    only 15 s a move. The box applies to the three games and is remembered."""
+    player = players("Rumi", "bn", PHONE).start()
+    page = player.page
+    pace = page.get_by_test_id("quick-pace")
+    expect(pace).not_to_be_checked()
+    pace.check()
+    page.get_by_test_id("play-ludo").tap()
+    player.wait_online()
+    assert page.evaluate("KG.state.snap.room.pace") == "party"
+    assert page.evaluate("KG.state.snap.room.visibility") == "public"
+    page.goto(player.base_url + "/")
+    expect(page.get_by_test_id("quick-pace")).to_be_checked()  # remembered
+    page.get_by_test_id("quick-pace").uncheck()
+    page.get_by_test_id("play-snakes").tap()
+    player.wait_online()
+    assert page.evaluate("KG.state.snap.room.pace") == "normal"

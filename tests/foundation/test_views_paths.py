@@ -120,6 +120,10 @@ def test_quick_play_refuses_an_unknown_game_a_get_and_a_guest_with_no_name():
     nameless = Client().post(reverse("play_now", args=["snakes"]))
     assert nameless["Location"] == f"{reverse('home')}?next=/#nickname"
     assert not Room.objects.exists()
+    # A pace the site does not have: back home, told why, seated nowhere.
+    response = rumi.post(reverse("play_now", args=["snakes"]), {"pace": "fast"})
+    assert response["Location"] == reverse("home")
+    assert said(response) and not Room.objects.exists()
 
 
 def test_a_banned_guest_is_told_so_and_gets_no_seat():

@@ -620,6 +620,20 @@ def test_quick_play_fills_a_waiting_public_table_then_starts_with_computers():
     assert [s.kind for s in room.seats.order_by("index")] == ["human", "human", "bot", "bot"]
 
 
+def test_quick_play_at_the_party_pace_is_a_pool_of_its_own():
+    first, second, third = person("A"), person("B"), person("C")
+    normal = services.play_now(actor=first, game="ludo")
+    party = services.play_now(actor=second, game="ludo", pace="party")
+    assert party.id != normal.id and (party.pace, normal.pace) == ("party", "normal")
+    assert party.visibility == "public"
+    assert services.play_now(actor=third, game="ludo", pace="party").id == party.id
+    # An unknown pace is refused and seats nobody.
+    seats = Seat.objects.filter(kind="human").count()
+    with pytest.raises(errors.BadMessage):
+        services.play_now(actor=person("D"), game="ludo", pace="fast")
+    assert Seat.objects.filter(kind="human").count() == seats
+
+
 def test_a_seated_quick_player_starts_at_once_with_computers_in_the_empty_seats():
     first, second = person("A"), person("B")
     room = services.play_now(actor=first, game="snakes")
