@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.play import calm_server, seat_two_and_start, version
+from tests.browser.play import calm_server, seat_two, seat_two_and_start, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -422,3 +422,26 @@ def test_the_player_who_opens_after_a_challenge_sees_their_new_dice(players, lan
     assert board.evaluate("b => b.scrollHeight > b.clientHeight")  # it had to scroll
     assert_no_sideways_scroll(page)
     shoot(page, f"after-a-challenge-6-{lang}-360x640")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_with_large_text_the_bid_comes_into_view_when_the_turn_does(players, lang):
+    """At 200% text the table is a page that scrolls, and the Bid button sat
+    below the fold while the clock ran (a phone drill)."""
+    rumi, tanvir = players("Rumi", lang, PHONE), players("Tanvir", lang, PHONE)
+    seat_two(rumi, tanvir, "liars_dice", 2)
+    for player in (rumi, tanvir):
+        text_size(player.page, 200)
+    rumi.page.get_by_test_id("start").click()
+    page = tanvir.page
+    expect(page.locator("#room")).to_have_attribute("data-view", "table")
+    page.evaluate("() => window.scrollTo(0, 0)")  # reading the table from its top
+    # The page is longer than the screen: the controls start below the fold.
+    assert page.evaluate("() => document.documentElement.scrollHeight") > PHONE["height"]
+    expect(rumi.page.get_by_test_id("bid-button")).to_be_in_viewport()  # Rumi opens
+    rumi.page.get_by_test_id("bid-button").click()
+    bid = page.get_by_test_id("bid-button")
+    expect(bid).to_be_enabled()
+    expect(bid).to_be_in_viewport()  # his turn brought it up
+    assert_no_sideways_scroll(page)

@@ -128,6 +128,14 @@
       var move = controls.querySelector(".button-primary:not([disabled])") || controls.querySelector("button:not([disabled])");
       if (move) move.focus({ preventScroll: true });
     }
+    // With large text the table is a page that scrolls, and the move could
+    // wait below the fold while the clock ran (a phone drill, Liar's Dice at
+    // 200%): once a turn, a main action wholly out of sight is brought up.
+    var main = controls && controls.querySelector(".button-primary:not([disabled])");
+    if (main) {
+      var box = main.getBoundingClientRect();
+      if (box.top >= window.innerHeight || box.bottom <= 0) main.scrollIntoView({ block: "nearest" });
+    }
   };
 
   R.finishedText = function (placings) {

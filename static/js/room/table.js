@@ -134,7 +134,7 @@
 
   /* "Leave the game": a player who has to go hands the seat to the computer
      at once (the `leave` command), instead of leaving the others to wait out
-     a timeout or three. Asked twice, since one stray tap should not do it;
+     a timeout or three. Two taps, since one stray tap should not do it;
      once the table says the computer holds the seat, the page goes to the
      start. Coming back to the room, "Take it back" returns the seat. Not on
      a phone players share: whose seat would it be? */
@@ -243,15 +243,15 @@
     }
     function tick() {
       if (!turn.deadline) { ring.style.visibility = "hidden"; return; }
-      if (computer) return;
       var left = leftNow(), secs = Math.ceil(left);
+      if (computer) secs = shown;  // no number, no red: it turns
       if (secs !== shown) {
         shown = secs;
         ring.dataset.left = String(secs);
         label.textContent = digits(secs);
         if (stepped) fg.style.strokeDashoffset = offset(left);
       }
-      if ((left <= 5) !== low) {
+      if (!computer && (left <= 5) !== low) {
         low = left <= 5;
         ring.classList.toggle("low", low);
       }
