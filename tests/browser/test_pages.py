@@ -158,7 +158,7 @@ def test_an_empty_field_is_explained_in_the_pages_language(players, lang):
     expect(page.locator(".greeting")).to_contain_text("Rumi")
 
 
-def test_quick_play_at_the_party_pace_for_new_players(players):
+def test_quick_play_at_the_party_pace_for_new_players(players, screenshots):
     """Private tables had the slower pace for new players; quick play had
     only 15 s a move. The box applies to the three games and is remembered."""
     player = players("Rumi", "bn", PHONE).start()
@@ -166,6 +166,8 @@ def test_quick_play_at_the_party_pace_for_new_players(players):
     pace = page.get_by_test_id("quick-pace")
     expect(pace).not_to_be_checked()
     pace.check()
+    page.locator("#play").scroll_into_view_if_needed()
+    player.shoot(screenshots, "home-quick-play-party")
     page.get_by_test_id("play-ludo").tap()
     player.wait_online()
     assert page.evaluate("KG.state.snap.room.pace") == "party"
