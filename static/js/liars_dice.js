@@ -91,6 +91,8 @@
     if (live) live.textContent = text;
   }
 
+  // The challenge whose opener's new dice the board was scrolled to.
+  var shownFor = null;
   function revealKey(r) { return r ? [r.round, r.bid.seat, r.bid.quantity, r.bid.face, r.loser].join(":") : null; }
 
   function render(board, controls, c, events) {
@@ -136,9 +138,14 @@
     // The new round's dice of the player who opens it sit under the open
     // cups; at five or six players the table is then taller than a phone's
     // board space, and the picker hid them (a phone drill): the board
-    // scrolls to them, since that is what the player bids on.
-    var mineRow = showReveal && bidActions.length && !c.replay ? board.querySelector("[data-testid=my-dice]") : null;
-    if (mineRow) requestAnimationFrame(function () { if (mineRow.isConnected) mineRow.scrollIntoView({ block: "nearest" }); });
+    // scrolls to them, since that is what the player bids on. Once a
+    // challenge: after that the player may scroll up to read the cups.
+    var mineRow = showReveal && bidActions.length && !c.replay && shownFor !== revealKey(r)
+      ? board.querySelector("[data-testid=my-dice]") : null;
+    if (mineRow) {
+      shownFor = revealKey(r);
+      requestAnimationFrame(function () { if (mineRow.isConnected) mineRow.scrollIntoView({ block: "nearest" }); });
+    }
   }
 
   // ---- the table ------------------------------------------------------------------

@@ -445,3 +445,34 @@ def test_with_large_text_the_bid_comes_into_view_when_the_turn_does(players, lan
     expect(bid).to_be_enabled()
     expect(bid).to_be_in_viewport()  # his turn brought it up
     assert_no_sideways_scroll(page)
+
+
+@pytest.mark.timeout(120)
+def test_a_player_reading_the_open_cups_keeps_their_place_when_the_table_is_drawn_again(players):
+    """Six at the table, the cups open: the board of the player who opens the
+    next round scrolls (down to their new dice, once). When the table was
+    drawn again (the challenge's moment ending, any update) it jumped under
+    the thumb of a player who had scrolled up to read the cups."""
+    rumi = players("Rumi", "bn", PHONE, reduced_motion="no-preference")
+    tanvir = players("Tanvir", "bn", PHONE, reduced_motion="no-preference")
+    seat_two_and_start(rumi, tanvir, "liars_dice", 6)
+    expect(rumi.page.get_by_test_id("bid-button")).to_be_enabled()
+    rumi.page.get_by_test_id("bid-button").click()
+    expect(tanvir.page.get_by_test_id("challenge-button")).to_be_enabled()
+    tanvir.page.get_by_test_id("challenge-button").click()
+    expect(tanvir.page.get_by_test_id("reveal")).to_be_visible()
+    loser = tanvir.page.evaluate("KG.state.snap.game.view.last_reveal.loser")
+    opener = tanvir.page if loser == 1 else rumi.page
+    expect(opener.get_by_test_id("bid-button")).to_be_enabled()
+    expect(opener.locator(".ld-table.is-moment")).to_have_count(1)  # the moment is on
+    board = opener.get_by_test_id("board")
+    opener.wait_for_function(
+        "() => document.querySelector('[data-testid=board]').scrollTop > 0")  # at the new dice
+    # The player scrolls up a little, to read the cups.
+    where = board.evaluate(
+        "b => { b.scrollTop = Math.floor(b.scrollTop / 3); return b.scrollTop; }")
+    assert where > 0
+    # The moment ends and the table is drawn again, cups still open.
+    expect(opener.locator(".ld-table.is-moment")).to_have_count(0, timeout=10_000)
+    expect(opener.get_by_test_id("reveal")).to_be_visible()
+    assert board.evaluate("b => b.scrollTop") == where

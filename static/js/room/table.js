@@ -122,7 +122,12 @@
     renderHeld();
     P.removed.hidden = !S.removed || R.youSeat() !== null;
     R.renderResults();
+    // A game that draws its board afresh (Liar's Dice) empties the column,
+    // which scrolled it back to the top under a player reading the open cups
+    // at six players: where they were is kept.
+    var scrolled = P.board.scrollTop;
     if (mod) mod.render(P.board, P.controls, c, events);
+    if (scrolled && P.board.scrollTop !== scrolled) P.board.scrollTop = scrolled;
     renderCover(mod);  // after the board: it may hold a moment the cover waits for
     R.root.classList.toggle("has-controls", !!P.controls.querySelector("button"));
     KG.clear(P.reactions).appendChild(R.reactionBar());
