@@ -305,17 +305,19 @@ PLAYER_FIELDS = ["kind", "session_key", "user", "name", "bot_kind", "held", "on_
 @transaction.atomic
 def host_take(code: str, actor: Actor) -> Change:
     """A seated friend takes the host's place when the host has gone away
-    from the lobby of a private table: only seat 0 starts the game, so the
-    others waited for nobody until the room expired. The two swap seats; the
-    old host keeps the friend's former seat, may come back to it, and the new
-    host may free it (seat_free)."""
+    from the lobby of a private table, or from its results: only seat 0
+    starts a game or a rematch, so the others waited for nobody until the
+    room expired (a host who left the game mid-way left them so). The two
+    swap seats; the old host keeps the friend's former seat, may come back
+    to it, and the new host may free it in the lobby (seat_free)."""
     room = locked(code)
     seats = seats_of(room)
     mine = seat_of(seats, actor)
     if mine is None:
         raise errors.NotSeated("Take a seat first")
-    if room.status != Room.Status.LOBBY or room.visibility != Room.Visibility.PRIVATE:
-        raise errors.WrongStatus("The host is changed in the lobby of a private table")
+    between_games = room.status in (Room.Status.LOBBY, Room.Status.FINISHED)
+    if not between_games or room.visibility != Room.Visibility.PRIVATE:
+        raise errors.WrongStatus("The host is changed between games at a private table")
     if mine.index == 0:
         raise errors.BadMessage("You are the host")
     host = seats[0]

@@ -16,7 +16,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.play import calm_server, open_more, seat_two_and_start
+from tests.browser.play import (
+    calm_server,
+    open_more,
+    seat_two,
+    seat_two_and_start,
+    start_a_race,
+    version,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -73,3 +80,42 @@ def test_leaving_the_game_hands_the_seat_to_the_computer_at_once(players, screen
     expect(page.get_by_test_id("leave-game")).to_be_visible()
     assert code in room_url
     assert not rumi.errors and not tanvir.errors
+
+
+@pytest.mark.timeout(180)
+def test_when_the_host_left_the_game_a_friend_takes_their_place_and_plays_again(
+        players, screenshots):
+    """Only the host starts a rematch: a host who left mid-game left the
+    others on the results with "The host can start a rematch" and nobody to
+    start it. Now one of them becomes the host there and plays again."""
+    rumi, tanvir = players("Rumi", "bn"), players("Tanvir", "bn")
+    seat_two(rumi, tanvir, "snakes", 2)
+    start_a_race(rumi, tanvir)  # the first 6 wins
+    open_more(rumi.page)
+    rumi.page.get_by_test_id("leave-game").click()
+    rumi.page.get_by_test_id("leave-yes").click()
+    rumi.page.wait_for_url(rumi.base_url + "/")
+    page = tanvir.page
+    page.wait_for_function("() => KG.state.snap.room.seats[0].held === true")
+    roll = page.locator("[data-testid=roll-button]:enabled")
+    results = page.locator("[data-testid=results]:not([hidden])")
+    # Tanvir rolls; the computer plays Rumi's seat; until someone rolls a 6.
+    while True:
+        expect(roll.or_(results)).to_be_visible()
+        if results.is_visible():
+            break
+        before = version(page)
+        roll.click()
+        expect(page.locator("#room")).not_to_have_attribute("data-version", before)
+    expect(results).to_be_visible()
+    page.wait_for_function("() => KG.state.snap.room.seats[0].connected === false")
+    expect(results.get_by_test_id("host-away")).to_be_visible()
+    tanvir.shoot(screenshots, "results-host-away")
+    results.get_by_test_id("take-host").click()
+    rematch = results.get_by_test_id("rematch")
+    expect(rematch).to_be_enabled()  # Tanvir is the host now
+    assert page.evaluate("KG.state.snap.you.is_host") is True
+    rematch.click()
+    expect(page.locator("#room")).to_have_attribute("data-status", "playing")
+    assert page.evaluate("KG.state.snap.game.number") == 2
+    assert not tanvir.errors

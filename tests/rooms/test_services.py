@@ -858,6 +858,34 @@ def test_a_friend_takes_the_place_of_a_host_who_went_away_and_can_start():
     assert Room.objects.get(id=room.id).status == "playing"
 
 
+def test_after_the_results_a_friend_takes_the_place_of_a_host_who_left_and_rematches(settings):
+    settings.KHELAGHOR_BOT_DELAY = 0  # the computer plays within the same command
+    # A board whose one ladder climbs from the entry square to 100: the first 6 wins.
+    room, host = new_room("snakes", 2, options={"board": {"ladders": {"6": 100}, "snakes": {}}})
+    friend = person("রুমি")
+    services.seat_join(room.code, friend, over_socket=True)
+    services.game_start(room.code, host)
+    with pytest.raises(errors.WrongStatus):
+        services.host_take(room.code, friend)  # not during the game
+    services.seat_leave(room.code, host)  # "Leave the game": a computer holds seat 0
+    for _ in range(500):
+        room.refresh_from_db()
+        if room.status == "finished":
+            break
+        if whose_turn(room) == 1:
+            act(room, friend, {"type": "roll"})
+        else:
+            fire(room)  # the computer's turn in the host's seat
+    assert room.status == "finished"
+    change = services.host_take(room.code, friend)
+    assert change.events == [{"type": "host", "seat": 0, "from": 1}]
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    assert (seats[0].session_key, seats[0].held) == (friend.session_key, False)
+    assert (seats[1].session_key, seats[1].held) == (host.session_key, True)
+    services.game_start(room.code, friend)  # the rematch is the new host's
+    assert Room.objects.get(id=room.id).status == "playing"
+
+
 def test_a_host_who_is_here_stays_the_host():
     room, host = new_room("ludo", 3)
     friend = person("রুমি")

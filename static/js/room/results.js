@@ -15,6 +15,14 @@
   }
   R.resultsOver = over;
 
+  /* A seated player at a private table whose host (seat 0) is away: the
+     server lets them take the host's place (take_host) between games. */
+  function hostAway() {
+    var room = S.snap.room, mine = R.youSeat(), host = R.seatOf(0);
+    return room.visibility === "private" && room.status === "finished" && mine !== null && !R.device()
+      && !!host && host.kind === "human" && !host.on_device && host.connected === false;
+  }
+
   R.renderResults = function () {
     var game = S.snap.game, you = S.snap.you || {}, box = S.parts.results;
     var showing = over(game) && S.resultsClosed !== game.id;
@@ -53,6 +61,12 @@
     if (you.is_host) {
       row.appendChild(el("button", { type: "button", class: "button-primary big-button", "data-key": "rematch", "data-testid": "rematch",
         disabled: !S.connected, onclick: function () { R.send({ type: "rematch" }); } }, gettext("Rematch")));
+    } else if (hostAway()) {
+      // A host who left mid-game ("Leave the game") or closed the page left
+      // the others unable to play again: one of them takes the host's place.
+      row.appendChild(el("p", { class: "hint", "data-testid": "host-away" }, gettext("The host has gone away. One of you can take their place.")));
+      row.appendChild(el("button", { type: "button", class: "button-primary big-button", "data-key": "take-host", "data-refocus": "take-host",
+        "data-testid": "take-host", disabled: !S.connected, onclick: function () { R.send({ type: "take_host" }); } }, gettext("Become the host")));
     } else {
       row.appendChild(el("p", { class: "hint" }, gettext("The host can start a rematch.")));
     }
