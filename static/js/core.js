@@ -115,7 +115,9 @@
   KG.colourName = function (i) {
     return [gettext("red"), gettext("green"), gettext("yellow"), gettext("blue"), gettext("purple"), gettext("orange")][i % 6];
   };
-  KG.LETTERS = ["R", "G", "Y", "B", "P", "O"];
+  /* A token's letter: its colour's initial in the page's language (R, G,
+     Y… in English; ল, স, হ… in Bengali, where "R" meant nothing). */
+  KG.letter = function (i) { return KG.colourName(i).charAt(0).toUpperCase(); };
   /* A shape of radius r centred on 0,0: circle, square, triangle, diamond, hexagon, star. */
   KG.shape = function (i, r, attrs) {
     var k = i % 6;

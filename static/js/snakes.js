@@ -76,7 +76,7 @@
   function tokenNode(seat) {
     var g = S("g", { class: "token", "data-seat": seat });
     g.appendChild(KG.shape(seat, 2.5, { fill: KG.COLOURS[seat % 6], stroke: "#1d1b16", "stroke-width": 0.5 }));
-    g.appendChild(S("text", { y: 1.1, "text-anchor": "middle", "font-size": 3, fill: KG.TEXT_ON[seat % 6], text: KG.LETTERS[seat % 6] }));
+    g.appendChild(S("text", { y: 1.1, "text-anchor": "middle", "font-size": 3, fill: KG.TEXT_ON[seat % 6], text: KG.letter(seat) }));
     return g;
   }
   function tf(p) { return "translate(" + p.x.toFixed(2) + "px," + p.y.toFixed(2) + "px)"; }

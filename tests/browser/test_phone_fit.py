@@ -427,3 +427,36 @@ def test_every_table_reads_in_its_language_at_normal_and_200_percent_text(
         if page.get_by_test_id("more-button").is_visible():
             page.get_by_test_id("more-button").click()
     set_text_size(page, 16)
+
+
+TOKEN_LETTERS = """() => [...document.querySelectorAll('[data-testid=snakes-board] .token text')]
+  .map(t => t.textContent)"""
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+@pytest.mark.parametrize("game", ["ludo", "snakes"])
+def test_with_two_people_at_the_table_every_chip_line_is_whole(players, shots, game, lang):
+    """The phone drill's Ludo table with two people: the dot that says the
+    other person is here cut their line short ("🏠 ০/"). And Snakes' tokens
+    carried "R", "G" on a Bengali page, letters that mean nothing there."""
+    from tests.browser.play import seat_two_and_start
+
+    rumi = players("রুমানা আক্তার" if lang == "bn" else "Rumana Akter", lang, PHONE)
+    tanvir = players("তানভীর" if lang == "bn" else "Tanvir", lang, PHONE)
+    seat_two_and_start(rumi, tanvir, game, 4)
+    page = rumi.page
+    expect(page.locator(".table-seat[data-seat='1'] .conn.on")).to_have_count(1)
+    for text_size in (16, 32):
+        set_text_size(page, text_size)
+        page.screenshot(path=str(shots / f"two-people-{game}-{lang}-{text_size}px.png"))
+        names = page.evaluate(NAME_FITS)
+        assert len(names) == 4 and not [n for n in names if n["clipped"]], names
+        cut_lines = page.evaluate("""() => [...document.querySelectorAll('.table-seat .seat-extra')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
+        assert not cut_lines, cut_lines
+    set_text_size(page, 16)
+    if game == "snakes":
+        letters = page.evaluate(TOKEN_LETTERS)
+        expected = ["ল", "স", "হ", "ন"] if lang == "bn" else ["R", "G", "Y", "B"]
+        assert sorted(letters) == sorted(expected), letters

@@ -110,10 +110,11 @@
         // "(you)" is said, not shown: one's own name is underlined, and a chip has no room to spare.
         el("span", { class: "seat-name" }, R.nameOf(s.seat),
           s.seat === c.you ? el("span", { class: "visually-hidden" }, " (" + gettext("you") + ")") : null),
+        R.connDot(s),  // in the chip's corner (CSS)
         // One line, whatever it holds, so the board under the strip never
         // moves between turns (it jumped when a line wrapped); once the game
         // is over the place takes the game's line.
-        el("span", { class: "seat-extra" }, R.connDot(s),
+        el("span", { class: "seat-extra" },
           placed >= 0 && game.status !== "in_progress" ? el("span", { class: "tag" }, R.ordinal(placed + 1))
             : mod && mod.seatExtra ? mod.seatExtra(s.seat, c) : "")));
     });
