@@ -218,7 +218,7 @@
       });
     } else if (v.rolling) {
       row.appendChild(el("span", { class: "ld-note" }, gettext("The dice are rolling…")));
-    } else if ((v.dice_counts || [])[c.you] === 0) {
+    } else if ((v.dice_counts || [])[c.you] === 0 && !v.over) {  // once it is over, nothing is left to watch
       row.appendChild(el("span", { class: "ld-note" }, gettext("You are out of dice. Watch the rest of the game.")));
     }
     return row;

@@ -128,6 +128,12 @@ def test_two_players_play_a_whole_game_to_the_results(game, players, server, scr
     host.shoot(screenshots, f"results-{game}")
     guest.shoot(screenshots, f"results-{game}")
     if game == "liars_dice":
+        # Under the results, the board: the one who lost their last die was
+        # told to "watch the rest of the game" after it was over.
+        loser = next(p for p in (host, guest) if p.page.evaluate(
+            "KG.state.snap.game.view.dice_counts[KG.state.snap.you.seat]") == 0)
+        loser.page.get_by_test_id("results-close").click()
+        expect(loser.page.get_by_test_id("my-dice")).to_have_text("")
         check_replay_is_nobodys_view(guest)
 
 
