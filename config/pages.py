@@ -12,6 +12,7 @@ from django.shortcuts import render
 
 from games.registry import by_slug
 from rooms import declared
+from rooms.selectors import open_tables
 from rooms.views import local_path
 
 
@@ -37,6 +38,8 @@ def home(request):
             # validates again; this only shapes the forms.
             "games": games,
             "picked": picked,
+            "tables": open_tables(user=request.user, session_key=request.session.session_key or "")
+            if nickname else [],
             "chosen": picked or games[0]["id"],
         },
     )

@@ -350,6 +350,31 @@ def player_games(*, user=None, session_key: str = "", limit: int | None = None) 
     return out[:limit] if limit is not None else out
 
 
+@dataclass
+class OpenTable:
+    """A room this player sits at that is still open, for the home page's
+    way back to it."""
+    code: str
+    game: str
+    status: str  # the room's: lobby, playing or finished
+    held: bool  # a computer plays the seat until the player comes back
+
+    @property
+    def title(self) -> str:
+        return get_game(self.game).title
+
+
+def open_tables(*, user=None, session_key: str = "", limit: int = 3) -> list[OpenTable]:
+    """The open rooms where the player has a seat, the most recently used first:
+    a player who went to the start ("Leave the game", a tap on the site's name)
+    found no way back there but the code."""
+    seats = (_player_seats(user=user, session_key=session_key)
+             .filter(room__status__in=[Room.Status.LOBBY, Room.Status.PLAYING,
+                                       Room.Status.FINISHED])
+             .select_related("room").order_by("-room__last_activity")[:limit])
+    return [OpenTable(s.room.code, s.room.game, s.room.status, s.held) for s in seats]
+
+
 # ---- the staff dashboard -------------------------------------------------------------
 
 

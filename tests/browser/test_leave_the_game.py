@@ -27,6 +27,7 @@ from tests.browser.play import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
+HELD = {"bn": "কম্পিউটার আপনার হয়ে খেলছে", "en": "The computer is playing for you"}
 ASK = {
     "bn": "আপনি এই রুমে ফিরে না আসা পর্যন্ত কম্পিউটার আপনার আসনে খেলবে।",
     "en": "The computer will play your seat until you come back to this room.",
@@ -66,8 +67,12 @@ def test_leaving_the_game_hands_the_seat_to_the_computer_at_once(players, screen
     tanvir.page.wait_for_function("() => KG.state.snap.room.seats[0].held === true")
     expect(tanvir.page.locator(".table-seat[data-seat='0'] .conn.held")).to_have_count(1)
 
-    # Back in the room: the seat is hers to take back.
-    page.goto(room_url)
+    # The start page shows the way back, and says who plays her seat.
+    back = page.get_by_test_id(f"your-table-{code}")
+    expect(back).to_contain_text(HELD[lang])
+    rumi.shoot(screenshots, "home-your-tables")
+    back.click()
+    page.wait_for_url(room_url)
     rumi.wait_online()
     reclaim = page.get_by_test_id("reclaim")
     expect(reclaim).to_be_enabled()
@@ -78,7 +83,6 @@ def test_leaving_the_game_hands_the_seat_to_the_computer_at_once(players, screen
     tanvir.page.wait_for_function("() => KG.state.snap.room.seats[0].held === false")
     open_more(page)
     expect(page.get_by_test_id("leave-game")).to_be_visible()
-    assert code in room_url
     assert not rumi.errors and not tanvir.errors
 
 

@@ -113,6 +113,18 @@ def test_quick_play_seats_two_strangers_at_one_public_table():
     assert page.context["share_url"] == f"http://testserver/r/{code}/"
 
 
+def test_the_home_page_leads_back_to_the_tables_where_the_player_sits():
+    rumi, tanvir = guest("Rumi"), guest("Tanvir")
+    assert "your-tables" not in rumi.get(reverse("home")).content.decode()
+    code = code_in(rumi.post(reverse("play_now", args=["ludo"])))
+    page = rumi.get(reverse("home")).content.decode()
+    assert f'href="/r/{code}/"' in page and "শুরুর অপেক্ষায়" in page
+    # Only one's own: a player at no table sees none.
+    assert "your-tables" not in tanvir.get(reverse("home")).content.decode()
+    Room.objects.filter(code=code).update(status=Room.Status.CLOSED)
+    assert f"/r/{code}/" not in rumi.get(reverse("home")).content.decode()
+
+
 def test_quick_play_refuses_an_unknown_game_a_get_and_a_guest_with_no_name():
     rumi = guest()
     assert rumi.post(reverse("play_now", args=["chess"])).status_code == 404
