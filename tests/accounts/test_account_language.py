@@ -97,3 +97,15 @@ def test_the_auth_words_we_translate_are_django_s_own_and_read_in_bengali():
     with translation.override("bn"):
         assert [w for w in django_words.AUTH_WORDS if translation.gettext(w) == w] == []
         assert [s for s, p in plurals if translation.ngettext(s, p, 8) == p] == []
+
+
+@pytest.mark.parametrize("name", ["password_reset", "password_reset_done",
+                                  "password_reset_complete", "login", "signup"])
+def test_every_account_page_reads_in_bengali_title_and_all(client, name):
+    """A drill found "Password reset sent" in English, as the heading and the
+    tab's title, on the Bengali site: Django's catalogue has no Bengali for it."""
+    page = client.get(reverse(name))
+    html = page.content.decode()
+    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    assert LATIN.findall(title) == [], title
+    assert LATIN.findall(shown_text(page)) == []
