@@ -11,7 +11,7 @@ T = "accounts/"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.SignInView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.SignOutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("password/change/", auth_views.PasswordChangeView.as_view(
         template_name=T + "form.html", success_url=reverse_lazy("password_change_done"),

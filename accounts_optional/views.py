@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.registry import by_slug, declarations, get_game
 from rooms import history, selectors
+from rooms.nicknames import BadNickname, clean_nickname
 
 from . import ratings
 from .forms import RateLimitedLoginForm, SignUpForm
@@ -23,6 +24,19 @@ from .forms import RateLimitedLoginForm, SignUpForm
 
 def _guest_key(request: HttpRequest) -> str:
     return request.session.session_key or ""
+
+
+def _name_at_the_table(request: HttpRequest, user) -> None:
+    """A player who signed in without having chosen a nickname is called by
+    their username at the table: the home page asked a new account holder
+    "What should we call you? No sign-up, no password" (a phone drill). A
+    username the nickname rules refuse (too long) leaves the question."""
+    if request.session.get("nickname"):
+        return
+    try:
+        request.session["nickname"] = clean_nickname(user.get_username())
+    except BadNickname:
+        pass
 
 
 @require_http_methods(["GET", "POST"])
@@ -36,6 +50,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         history.attach_guest_history(old_session_key=old_key,
                                      new_session_key=request.session.session_key, user=user)
+        _name_at_the_table(request, user)
         return redirect("profile")
     return render(request, "accounts/form.html", {
         "form": form, "title": _("Create an account"),
@@ -56,6 +71,19 @@ class SignInView(auth_views.LoginView):
         history.attach_guest_history(old_session_key=old_key,
                                      new_session_key=self.request.session.session_key,
                                      user=form.get_user())
+        _name_at_the_table(self.request, form.get_user())
+        return response
+
+
+class SignOutView(auth_views.LogoutView):
+    """Signing out empties the session, the nickname with it: the player was
+    asked their name again on the next page. The name stays on this phone."""
+
+    def post(self, request, *args, **kwargs):
+        nickname = request.session.get("nickname")
+        response = super().post(request, *args, **kwargs)
+        if nickname:
+            request.session["nickname"] = nickname
         return response
 
 

@@ -190,3 +190,27 @@ def test_account_pages_render_in_bengali_first(client):
         assert page.status_code == 200, name
         assert '<html lang="bn"' in page.content.decode()
     assert reverse("login") in client.get("/").content.decode()
+
+
+def test_an_account_holder_is_called_by_their_name_and_keeps_it_after_signing_out(
+        client, django_user_model):
+    """A drill signed up without a nickname: the home page then asked the new
+    account holder "What should we call you? No sign-up, no password", and
+    signing out forgot the name."""
+    client.post(reverse("signup"), {"username": "রুমি", "password1": PASSWORD,
+                                    "password2": PASSWORD, "email": ""})
+    assert client.session["nickname"] == "রুমি"
+    assert "nickname-input" not in client.get(reverse("home")).content.decode()
+    client.post(reverse("logout"))
+    assert client.session["nickname"] == "রুমি"
+    assert not client.get(reverse("home")).wsgi_request.user.is_authenticated
+    # A nickname chosen before signing in is kept, not replaced by the username.
+    client.post(reverse("nickname"), {"name": "Mitu"})
+    client.post(reverse("login"), {"username": "রুমি", "password": PASSWORD})
+    assert "_auth_user_id" in client.session and client.session["nickname"] == "Mitu"
+    # A username the nickname rules refuse (too long) leaves the question.
+    django_user_model.objects.create_user("a_very_long_username_indeed", password=PASSWORD)
+    other = type(client)()
+    other.post(reverse("login"), {"username": "a_very_long_username_indeed",
+                                  "password": PASSWORD})
+    assert "_auth_user_id" in other.session and "nickname" not in other.session
