@@ -172,9 +172,13 @@ def test_quick_play_at_the_party_pace_for_new_players(players, screenshots):
     player.wait_online()
     assert page.evaluate("KG.state.snap.room.pace") == "party"
     assert page.evaluate("KG.state.snap.room.visibility") == "public"
+    # The lobby says the table got the pace asked for.
+    expect(page.get_by_test_id("quick-pace-shown")).to_have_text(
+        "পার্টি: প্রতি চালে ৩০ সেকেন্ড, নতুনদের জন্য")
     page.goto(player.base_url + "/")
     expect(page.get_by_test_id("quick-pace")).to_be_checked()  # remembered
     page.get_by_test_id("quick-pace").uncheck()
     page.get_by_test_id("play-snakes").tap()
     player.wait_online()
     assert page.evaluate("KG.state.snap.room.pace") == "normal"
+    expect(page.get_by_test_id("quick-pace-shown")).to_have_count(0)

@@ -161,7 +161,10 @@
   function quickStart(room, mine, open) {
     var count = el("p", { class: "countdown", "data-testid": "autostart", role: "timer", "aria-live": "off" });
     var box = el("section", { class: "card quick-start", "aria-labelledby": "quick-title" },
-      el("h2", { id: "quick-title" }, gettext("Quick play")), count);
+      el("h2", { id: "quick-title" }, gettext("Quick play")), count,
+      // The slower pace is asked for on the home page: the table says it got it.
+      room.pace === "party" ? el("p", { class: "hint", "data-testid": "quick-pace-shown" },
+        gettext("Party: 30 seconds a move, for new players")) : null);
     function tick() {
       if (!room.autostart_at) { count.textContent = gettext("Waiting for players…"); return; }
       var left = Math.ceil(R.secondsUntil(room.autostart_at));
