@@ -54,6 +54,8 @@ def test_leaving_the_game_hands_the_seat_to_the_computer_at_once(players, screen
     # One tap only asks; "Stay" puts the question away and changes nothing.
     leave.click()
     expect(page.locator("#leave-ask")).to_have_text(ASK[lang])
+    for answer in ("leave-yes", "leave-no"):  # both whole on the screen, under the thumb
+        expect(page.get_by_test_id(answer)).to_be_in_viewport(ratio=1)
     rumi.shoot(screenshots, "leave-the-game-asked")
     page.get_by_test_id("leave-no").click()
     expect(page.locator("#leave-ask")).to_have_count(0)

@@ -393,23 +393,30 @@ def test_the_replay_draws_the_same_table_with_every_cup_open_at_the_end(players)
     page.screenshot(path=str(SHOTS / "replay-last-bn-360x640.png"))
 
 
-@pytest.mark.timeout(120)
-@pytest.mark.parametrize("lang", ["bn", "en"])
-def test_the_player_who_opens_after_a_challenge_sees_their_new_dice(players, lang):
-    """Six at the table: the open cups make it taller than a phone's board
-    space, and the picker covered the new dice of the player who had to bid
-    next (a phone drill)."""
-    rumi, tanvir = players("Rumi", lang, PHONE), players("Tanvir", lang, PHONE)
+def opener_after_a_challenge_at_six(players, lang: str, **context) -> Page:
+    """Rumi and Tanvir with four computers: Rumi opens, Tanvir challenges at
+    once. The page of whichever of them lost, who opens the next round."""
+    rumi = players("Rumi", lang, PHONE, **context)
+    tanvir = players("Tanvir", lang, PHONE, **context)
     seat_two_and_start(rumi, tanvir, "liars_dice", 6)
     expect(rumi.page.get_by_test_id("bid-button")).to_be_enabled()
     rumi.page.get_by_test_id("bid-button").click()
     expect(tanvir.page.get_by_test_id("challenge-button")).to_be_enabled()
     tanvir.page.get_by_test_id("challenge-button").click()
     expect(tanvir.page.get_by_test_id("reveal")).to_be_visible()
-    loser = tanvir if tanvir.page.evaluate(
-        "KG.state.snap.game.view.last_reveal.loser") == 1 else rumi
-    page = loser.page
+    loser = tanvir.page.evaluate("KG.state.snap.game.view.last_reveal.loser")
+    page = tanvir.page if loser == 1 else rumi.page
     expect(page.get_by_test_id("bid-button")).to_be_enabled()  # the loser opens
+    return page
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_player_who_opens_after_a_challenge_sees_their_new_dice(players, lang):
+    """Six at the table: the open cups make it taller than a phone's board
+    space, and the picker covered the new dice of the player who had to bid
+    next (a phone drill)."""
+    page = opener_after_a_challenge_at_six(players, lang)
     expect(page.get_by_test_id("reveal")).to_be_visible()
     dice = page.get_by_test_id("my-dice").locator(".die")
     expect(dice).to_have_count(4)
@@ -453,17 +460,7 @@ def test_a_player_reading_the_open_cups_keeps_their_place_when_the_table_is_draw
     next round scrolls (down to their new dice, once). When the table was
     drawn again (the challenge's moment ending, any update) it jumped under
     the thumb of a player who had scrolled up to read the cups."""
-    rumi = players("Rumi", "bn", PHONE, reduced_motion="no-preference")
-    tanvir = players("Tanvir", "bn", PHONE, reduced_motion="no-preference")
-    seat_two_and_start(rumi, tanvir, "liars_dice", 6)
-    expect(rumi.page.get_by_test_id("bid-button")).to_be_enabled()
-    rumi.page.get_by_test_id("bid-button").click()
-    expect(tanvir.page.get_by_test_id("challenge-button")).to_be_enabled()
-    tanvir.page.get_by_test_id("challenge-button").click()
-    expect(tanvir.page.get_by_test_id("reveal")).to_be_visible()
-    loser = tanvir.page.evaluate("KG.state.snap.game.view.last_reveal.loser")
-    opener = tanvir.page if loser == 1 else rumi.page
-    expect(opener.get_by_test_id("bid-button")).to_be_enabled()
+    opener = opener_after_a_challenge_at_six(players, "bn", reduced_motion="no-preference")
     expect(opener.locator(".ld-table.is-moment")).to_have_count(1)  # the moment is on
     board = opener.get_by_test_id("board")
     opener.wait_for_function(

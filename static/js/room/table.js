@@ -147,13 +147,26 @@
   function renderLeave(game) {
     var P = S.parts, mine = R.youSeat(), seat = mine !== null ? R.seatOf(mine) : null;
     var playing = S.snap.room.status === "playing" && game && game.status === "in_progress";
-    if (S.leaving && seat && seat.held) { window.location.assign(R.root.dataset.homeUrl); return; }
+    if (S.leaving && seat && seat.held) {
+      // Once: a second render before the page goes (another update) would
+      // start the navigation again and abort the first.
+      S.leaving = false;
+      S.wentHome = true;
+      window.location.assign(R.root.dataset.homeUrl);
+      return;
+    }
+    if (S.wentHome) return;
     if (!playing || !seat || seat.held || R.device()) S.leaving = S.leaveAsked = false;
     KG.clear(P.leave);
     if (!playing || !seat || seat.held || R.device()) return;
     if (!S.leaveAsked) {
       P.leave.appendChild(el("button", { type: "button", class: "button-small", "data-key": "leave-game", "data-refocus": "leave-no", "data-testid": "leave-game",
-        onclick: function () { S.leaveAsked = true; R.render(); } }, gettext("Leave the game")));
+        onclick: function () {
+          S.leaveAsked = true;
+          R.render();
+          // The question and its buttons are the sheet's last lines: in sight.
+          P.leave.scrollIntoView({ block: "nearest" });
+        } }, gettext("Leave the game")));
       return;
     }
     P.leave.appendChild(el("p", { class: "leave-ask", id: "leave-ask" },
