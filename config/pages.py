@@ -24,7 +24,7 @@ def home(request):
     nickname = request.session.get("nickname", "")
     games = declared.for_pages()
     # A rules page's buttons come here for their game (?game=ludo): the room
-    # form has it chosen and quick play shows it first.
+    # form has it chosen and quick play marks its tile.
     picked = request.GET.get("game", "")
     if picked not in {g["id"] for g in games}:
         picked = ""
