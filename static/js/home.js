@@ -101,10 +101,15 @@
   if (pace) {
     var setPace = function () {
       document.querySelectorAll(".pace-field").forEach(function (f) { f.value = pace.checked ? "party" : "normal"; });
-      try { localStorage.setItem("kg-quick-pace", pace.checked ? "party" : "normal"); } catch (e) { /* private mode */ }
     };
-    try { pace.checked = localStorage.getItem("kg-quick-pace") === "party"; } catch (e) { /* private mode */ }
-    pace.addEventListener("change", setPace);
+    // Remembered: ticks the box, never unticks one ticked before this ran.
+    try { if (localStorage.getItem("kg-quick-pace") === "party") pace.checked = true; } catch (e) { /* private mode */ }
+    pace.addEventListener("change", function () {
+      setPace();
+      try { localStorage.setItem("kg-quick-pace", pace.checked ? "party" : "normal"); } catch (e) { /* private mode */ }
+    });
+    // And read again as a tile is sent, whatever happened before.
+    document.querySelectorAll(".game-tile").forEach(function (form) { form.addEventListener("submit", setPace); });
     setPace();
   }
 

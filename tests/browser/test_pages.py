@@ -168,6 +168,7 @@ def test_quick_play_at_the_party_pace_for_new_players(players, screenshots):
     pace = page.get_by_test_id("quick-pace")
     expect(pace).not_to_be_checked()
     pace.check()
+    expect(page.locator(".game-tile.game-ludo .pace-field")).to_have_value("party")
     page.locator("#play").scroll_into_view_if_needed()
     player.shoot(screenshots, "home-quick-play-party")
     page.get_by_test_id("play-ludo").tap()
@@ -180,6 +181,7 @@ def test_quick_play_at_the_party_pace_for_new_players(players, screenshots):
     page.goto(player.base_url + "/")
     expect(page.get_by_test_id("quick-pace")).to_be_checked()  # remembered
     page.get_by_test_id("quick-pace").uncheck()
+    expect(page.locator(".game-tile.game-snakes .pace-field")).to_have_value("normal")
     page.get_by_test_id("play-snakes").tap()
     player.wait_online()
     assert page.evaluate("KG.state.snap.room.pace") == "normal"
