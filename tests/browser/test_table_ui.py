@@ -329,12 +329,14 @@ def test_the_countdown_counts_right_on_a_phone_whose_clock_is_an_hour_fast(playe
 class HoldAfterTheComputersTurnBegins:
     """The page's room socket, untouched until an update hands the turn to a
     computer; what the server sends after it waits until ``release``: the
-    page shows the computer's turn for as long as the test reads it."""
+    page shows the computer's turn for as long as the test reads it. Once
+    released, nothing is held again (a computer's 6 hands it the turn again)."""
 
     def __init__(self) -> None:
         self.page_side = None
         self.held: list = []
         self.holding = False
+        self.released = False
 
     def __call__(self, page_side) -> None:
         self.page_side = page_side
@@ -349,13 +351,13 @@ class HoldAfterTheComputersTurnBegins:
             data = json.loads(message) if isinstance(message, str) else {}
             turn = ((data.get("game") or data.get("snapshot", {}).get("game") or {})
                     .get("turn") or {}) if data.get("type") == "update" else {}
-            if turn.get("by") == "bot":
+            if turn.get("by") == "bot" and not self.released:
                 self.holding = True
 
         server_side.on_message(forward)
 
     def release(self) -> None:
-        self.holding = False
+        self.holding, self.released = False, True
         for message in self.held:
             self.page_side.send(message)
         self.held = []
