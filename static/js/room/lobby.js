@@ -124,7 +124,7 @@
           gettext("Choose a nickname to take the seat you tapped.")) : null,
         el("button", { type: "submit", class: "button-primary", "data-key": "join", "data-testid": "join-seat", disabled: !S.connected || open === 0 },
           open ? gettext("Take a seat") : gettext("The table is full"))));
-    } else if (!isHost && !quick && hostAway(seats)) {
+    } else if (!isHost && !quick && R.hostAway(seats)) {
       // Only the host starts: a host who left would keep everyone waiting.
       seatsCard.appendChild(el("p", { class: "controls", style: { marginTop: "0.5rem" } },
         el("span", { class: "grow hint", "data-testid": "host-away" }, gettext("The host has gone away. One of you can take their place.")),
@@ -151,10 +151,12 @@
     if (isHost && !quick) root.appendChild(startBar(open));
   };
 
-  function hostAway(seats) {
+  /* The host (seat 0) is a person who is not here: someone seated may take
+     their place between games (take_host; the results ask it too). */
+  R.hostAway = function (seats) {
     var host = seats[0];
     return !!host && host.kind === "human" && !host.connected;
-  }
+  };
 
   /* A quick-play table starts by itself (room.autostart_at): the seconds left,
      counted on the server's clock, and a way not to wait. */

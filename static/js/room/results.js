@@ -18,9 +18,9 @@
   /* A seated player at a private table whose host (seat 0) is away: the
      server lets them take the host's place (take_host) between games. */
   function hostAway() {
-    var room = S.snap.room, mine = R.youSeat(), host = R.seatOf(0);
-    return room.visibility === "private" && room.status === "finished" && mine !== null && !R.device()
-      && !!host && host.kind === "human" && !host.on_device && host.connected === false;
+    var room = S.snap.room;
+    return room.visibility === "private" && room.status === "finished" && R.youSeat() !== null
+      && !R.device() && R.hostAway(room.seats || []);
   }
 
   R.renderResults = function () {

@@ -156,9 +156,8 @@
       return;
     }
     if (S.wentHome) return;
-    if (!playing || !seat || seat.held || R.device()) S.leaving = S.leaveAsked = false;
     KG.clear(P.leave);
-    if (!playing || !seat || seat.held || R.device()) return;
+    if (!playing || !seat || seat.held || R.device()) { S.leaving = S.leaveAsked = false; return; }
     if (!S.leaveAsked) {
       P.leave.appendChild(el("button", { type: "button", class: "button-small", "data-key": "leave-game", "data-refocus": "leave-no", "data-testid": "leave-game",
         onclick: function () {
