@@ -183,6 +183,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# The start of every name this site keeps in Redis: pub/sub channels, the turn
+# timers' keys and the cache's (rate-limit counters included). Two sites (or a
+# site and a test run) on one Redis, even on one database number, stay apart when
+# their prefixes differ; pub/sub ignores database numbers anyway.
+# KHELAGHOR_CHANNEL_PREFIX is its older name, from when it named only the channels.
+KHELAGHOR_REDIS_PREFIX = (os.environ.get("KHELAGHOR_REDIS_PREFIX")
+                          or os.environ.get("KHELAGHOR_CHANNEL_PREFIX") or "khelaghor")
+
 # Which Redis layer: "pubsub" (default) publishes a group message once and costs
 # about a fifth of the CPU per delivery of "core" in bench/bench_channel_layers.py;
 # it can lose messages across a Redis reconnect, which clients survive because
@@ -200,9 +208,7 @@ if REDIS_URL and KHELAGHOR_CHANNEL_LAYER == "pubsub":
                 # update received, against 27 µs in RESP2 (docs/performance.md,
                 # round 14). Each process receives every update of its rooms.
                 "hosts": [{"address": REDIS_URL, "protocol": 2}],
-                # Pub/sub channels ignore Redis database numbers: the prefix keeps
-                # two deployments (or a test run) on one Redis apart.
-                "prefix": os.environ.get("KHELAGHOR_CHANNEL_PREFIX", "khelaghor"),
+                "prefix": KHELAGHOR_REDIS_PREFIX,
             },
         }
     }
@@ -212,6 +218,7 @@ elif REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
+                "prefix": KHELAGHOR_REDIS_PREFIX,
                 # Messages waiting per channel before ChannelFull; the default 100 is
                 # too small for a busy room broadcasting every move to every seat.
                 "capacity": 1500,
@@ -231,7 +238,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "config.cache.RedisCache",  # Django's, its clients kept
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "khelaghor",
+            "KEY_PREFIX": KHELAGHOR_REDIS_PREFIX,
             # A Redis that cannot be reached fails a request's limit check in a
             # second, not the system's TCP timeout; the check then counts in
             # the process (config.ratelimit.Counters).

@@ -252,7 +252,7 @@ class RedisTimers(TimerBackend):
     name = "redis"
     LEASE_SECONDS = 10.0
 
-    def __init__(self, url: str | None = None, prefix: str = "khelaghor:timers") -> None:
+    def __init__(self, url: str | None = None, prefix: str | None = None) -> None:
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
@@ -266,6 +266,7 @@ class RedisTimers(TimerBackend):
             socket_timeout=2, socket_connect_timeout=1, retry=Retry(NoBackoff(), 1),
         )
         self._url = url or settings.KHELAGHOR_REDIS_URL
+        prefix = prefix or f"{settings.KHELAGHOR_REDIS_PREFIX}:timers"
         self.claim_prefix = f"{prefix}:act"
         self.due_key = f"{prefix}:due"
         self.processing_key = f"{prefix}:processing"

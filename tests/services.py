@@ -212,12 +212,13 @@ def stop_games_after(postgres_url: str, newest: int) -> None:
 
 def use_worker_services(worker: str) -> None:
     """Point this worker's tests (and the servers they start, which inherit the
-    environment) at its own database, Redis database and channel prefix."""
+    environment) at its own database, Redis database and Redis prefix."""
     postgres = postgres_url_for_worker(postgres_url(), worker)
     create_postgres_database(postgres)
     os.environ["KHELAGHOR_TEST_DATABASE_URL"] = postgres
     os.environ["KHELAGHOR_TEST_REDIS_URL"] = redis_url_for_worker(
         redis_url(), worker, os.environ.get("KHELAGHOR_TEST_REDIS_DBS", "")
     )
-    prefix = os.environ.get("KHELAGHOR_CHANNEL_PREFIX", "khelaghor")
-    os.environ["KHELAGHOR_CHANNEL_PREFIX"] = f"{prefix}_{worker}"
+    prefix = (os.environ.get("KHELAGHOR_REDIS_PREFIX")
+              or os.environ.get("KHELAGHOR_CHANNEL_PREFIX") or "khelaghor")
+    os.environ["KHELAGHOR_REDIS_PREFIX"] = f"{prefix}_{worker}"

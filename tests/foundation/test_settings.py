@@ -7,7 +7,10 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
+
+import redis
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -146,3 +149,41 @@ def test_static_files_go_to_the_checkout_unless_the_operator_names_a_place():
     assert settings_with({})["static_root"] == str(REPO_ROOT / "staticfiles")
     chosen = settings_with({"DJANGO_STATIC_ROOT": "/srv/khelaghor-static"})
     assert chosen["static_root"] == "/srv/khelaghor-static"
+
+
+SITE_WRITES_TO_REDIS = """
+import asyncio, json, django
+django.setup()
+from django.core.cache import cache
+from channels.layers import get_channel_layer
+from rooms.timers import get_timer_backend
+timers = get_timer_backend()
+timers.schedule("g:1", 1, 4102444800.0)            # a turn deadline
+timers.claim_action(1, "session", 3, 4102444800.0)  # an action's claim
+cache.set("code-miss:s:1", 1, 60)                   # a rate-limit counter
+layer = get_channel_layer()
+print(json.dumps({"channel": asyncio.run(layer.new_channel())}))
+"""
+
+
+def test_one_prefix_keeps_every_redis_name_of_a_site_apart(redis_service):
+    # Two sites on one Redis database stay apart by their prefix: the timers,
+    # the cache (rate-limit counters) and the channels all start with it.
+    prefix = f"site{uuid.uuid4().hex[:8]}"
+    client = redis.Redis.from_url(redis_service)
+    before = set(client.keys("*"))
+    result = subprocess.run(
+        [sys.executable, "-c", SITE_WRITES_TO_REDIS], cwd=REPO_ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
+             "REDIS_URL": redis_service, "KHELAGHOR_REDIS_PREFIX": prefix},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    written = set(client.keys("*")) - before
+    try:
+        assert len(written) >= 3  # the deadline, the claim, the counter
+        assert all(key.decode().startswith(prefix) for key in written), written
+        assert json.loads(result.stdout)["channel"].startswith(prefix)
+    finally:
+        if written:
+            client.delete(*written)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 
 import psycopg
 import pytest
@@ -55,9 +56,10 @@ def waiting_on_a_lock(db) -> bool:
 async def test_a_roll_queued_past_the_deadline_is_applied_not_timed_out(
     postgres_service, redis_service
 ):
+    prefix = f"kh_claims_{uuid.uuid4().hex[:8]}"  # the servers' timers, read below
     env = shared_env(postgres_service, redis_service,
                      KHELAGHOR_TURN_SECONDS=str(TURN_SECONDS), KHELAGHOR_DB_THREADS="1",
-                     KHELAGHOR_BOT_DELAY="0.05")
+                     KHELAGHOR_BOT_DELAY="0.05", KHELAGHOR_REDIS_PREFIX=prefix)
     with servers(env, 2) as (server, _other):
         host, guest, code = await tables.open_table(
             server.base_url, server.base_url, "snakes", 2, bots=0)
@@ -99,8 +101,8 @@ async def test_a_roll_queued_past_the_deadline_is_applied_not_timed_out(
                 stale_version (the failure of 2026-12-06)."""
                 if time.time() <= deadline + 0.3:
                     return False
-                score = timers.zscore("khelaghor:timers:due", key)
-                taken = timers.zscore("khelaghor:timers:processing", key) is not None
+                score = timers.zscore(f"{prefix}:timers:due", key)
+                taken = timers.zscore(f"{prefix}:timers:processing", key) is not None
                 return taken or (score is not None and score > deadline)
 
             await until_true(the_timer_came, TURN_SECONDS + 10,

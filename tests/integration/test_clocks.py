@@ -123,7 +123,7 @@ async def test_deadlines_fire_through_a_redis_outage_and_broadcasts_resume(
 ):
     env = shared_env(postgres_service, private_redis.url,
                      KHELAGHOR_TURN_SECONDS="1", KHELAGHOR_BOT_DELAY="0.5",
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_outage_{private_redis.port}")
+                     KHELAGHOR_REDIS_PREFIX=f"kh_outage_{private_redis.port}")
     with servers(env, 2) as pair:
         hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 4)
         watch = DeadlineWatch(postgres_service, game_ids)
@@ -208,7 +208,7 @@ async def test_overdue_deadlines_fire_after_a_full_restart_with_no_request(
 ):
     env = shared_env(postgres_service, private_redis.url,
                      KHELAGHOR_TURN_SECONDS="30", KHELAGHOR_BOT_DELAY="30",
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_restart_{private_redis.port}")
+                     KHELAGHOR_REDIS_PREFIX=f"kh_restart_{private_redis.port}")
     with servers(env, 2) as pair:
         hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
         await tables.close_all(*hosts)
@@ -249,7 +249,7 @@ async def test_after_a_long_outage_the_clocks_pause_instead_of_firing(
     env = shared_env(postgres_service, private_redis.url,
                      KHELAGHOR_TURN_SECONDS="30", KHELAGHOR_BOT_DELAY="30",
                      KHELAGHOR_CLOCKS_PAUSE_AFTER="10",
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_pause_{private_redis.port}")
+                     KHELAGHOR_REDIS_PREFIX=f"kh_pause_{private_redis.port}")
     with servers(env, 2) as pair:
         hosts, codes, game_ids = await idle_ludo_tables([s.base_url for s in pair], 3)
         await tables.close_all(*hosts)

@@ -65,7 +65,7 @@ async def test_a_socket_while_the_database_is_away(own_database, redis_service):
     # A command waits this long for a pooled connection before it is refused
     # (10 s by default): the refusals come sooner, not differently. Turns
     # last ten minutes, so no timeout moves the game while the test waits.
-    env = shared_env(url, redis_service, KHELAGHOR_CHANNEL_PREFIX=f"kh_{uuid.uuid4().hex[:8]}",
+    env = shared_env(url, redis_service, KHELAGHOR_REDIS_PREFIX=f"kh_{uuid.uuid4().hex[:8]}",
                      KHELAGHOR_DB_POOL_TIMEOUT="5", KHELAGHOR_TURN_SECONDS="600")
     with servers(env, 1) as (server,):
         host, guest, _ = await tables.open_table(server.base_url, server.base_url, "snakes", 2)

@@ -41,7 +41,7 @@ def one_server(postgres_url: str, redis, name: str):
     """One daphne on PostgreSQL and ``redis`` (the private one), its channels
     named apart. Turns last ten minutes: no timer acts while a test does."""
     env = shared_env(postgres_url, redis.url, KHELAGHOR_TURN_SECONDS="600",
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_{name}_{redis.port}")
+                     KHELAGHOR_REDIS_PREFIX=f"kh_{name}_{redis.port}")
     return servers(env, 1)
 
 
@@ -169,7 +169,7 @@ async def test_a_table_on_one_server_hears_its_computers_while_redis_is_away(
     server made would show as a gap in the versions the players hear."""
     env = shared_env(postgres_service, private_redis.url, KHELAGHOR_TURN_SECONDS="600",
                      KHELAGHOR_OUTAGE_ELSEWHERE_GRACE="600",
-                     KHELAGHOR_CHANNEL_PREFIX=f"kh_near_{private_redis.port}")
+                     KHELAGHOR_REDIS_PREFIX=f"kh_near_{private_redis.port}")
     with servers(env, 2) as (near, _far):
         host, guest, _ = await tables.open_table(near.base_url, near.base_url, "snakes", 4)
         await tables.start(host, guest)
