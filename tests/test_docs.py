@@ -7,11 +7,13 @@ Markdown here and compared with the code. A change on either side that the other
 does not follow fails.
 """
 
+import io
 import json
 import re
 from pathlib import Path
 
 from games import fairness, ludo_geometry, snakes
+from games.cli import simulate_main
 from games.registry import get_game
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -89,3 +91,14 @@ def test_the_ludo_arms_table_is_the_engine_default():
             assert tuple(range(low, high + 1)) == arms
         else:
             assert tuple(int(a) for a in re.findall(r"\d+", text)) == arms
+
+
+def test_the_example_record_is_what_its_command_prints():
+    # The example names the command that printed it; the bots' play changes
+    # as they improve, and a stale example misleads a checker's author.
+    example = _section(RECORD, "1.1")
+    command = re.search(r"`manage\.py simulate ([^`]+)`", example).group(1).split()
+    shown = json.loads(re.search(r"```json\n(.*?)\n```", example, re.S).group(1))
+    out = io.StringIO()
+    assert simulate_main(command, out) == 0
+    assert json.loads(out.getvalue()) == shown
