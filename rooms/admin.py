@@ -77,7 +77,7 @@ def _with_reason(title: str):
                             fn(modeladmin, request, obj, form.cleaned_data["reason"])
                             done += 1
                         except errors.RoomError as exc:
-                            modeladmin.message_user(request, f"{obj}: {exc.message}",
+                            modeladmin.message_user(request, f"{obj}: {exc.localised()}",
                                                     messages.ERROR)
                     if done:
                         modeladmin.message_user(request, _("Done: %(n)s.") % {"n": done},
@@ -274,7 +274,7 @@ class RoomAdmin(admin.ModelAdmin):
                     getattr(moderation, service)(room.id, seat, moderator=request.user,
                                                  reason=reason)
             except errors.RoomError as exc:
-                self.message_user(request, exc.message, messages.ERROR)
+                self.message_user(request, exc.localised(), messages.ERROR)
             else:
                 self.message_user(request, _("Done: %(what)s") % {"what": title},
                                   messages.SUCCESS)
@@ -502,3 +502,8 @@ class ModerationLogAdmin(ReadOnlyAdmin):
     list_filter = ["action", "moderator", ("created_at", admin.DateFieldListFilter)]
     search_fields = ["room__code", "target", "reason"]
     list_select_related = ["room", "moderator"]
+    actions = ["ban_players"]
+
+    @_with_reason(_("Ban the players these actions were about (a player already removed too)"))
+    def ban_players(self, request, entry, reason):
+        moderation.ban_logged_player(entry, moderator=request.user, reason=reason)

@@ -331,6 +331,13 @@ class ModerationLog(models.Model):
         _("target"), max_length=200, blank=True, help_text=_("Seat, name, session or user")
     )
     reason = models.CharField(_("reason"), max_length=200)
+    # The player the action was about, whole: a seat forgets its player when
+    # they are removed, and the moderator may decide to ban them after that.
+    session_key = models.CharField(_("session"), max_length=64, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("account"),
+    )
 
     class Meta:
         verbose_name = _("moderation-log entry")

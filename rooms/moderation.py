@@ -37,10 +37,13 @@ class ModerationError(errors.RoomError):
     code = "moderation"
 
 
-def _log(moderator, action: str, room: Room | None, target: str, reason: str) -> ModerationLog:
+def _log(moderator, action: str, room: Room | None, target: str, reason: str, *,
+         session_key: str = "", user_id: int | None = None) -> ModerationLog:
+    """The log line; ``session_key`` and ``user_id`` name the player it was about."""
     return ModerationLog.objects.create(
         moderator=moderator if getattr(moderator, "pk", None) else None,
         action=action, room=room, target=target[:200], reason=reason[:200],
+        session_key=session_key, user_id=user_id,
     )
 
 
@@ -93,6 +96,7 @@ def seat_remove(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     reason = _require_reason(reason)
     room, seats, seat = _locked_human_seat(room_id, seat_index)
     target = _describe_seat(seat)
+    player = {"session_key": seat.session_key, "user_id": seat.user_id}  # the seat forgets
     event = {"type": "removed", "seat": seat.index}
     if room.status == Room.Status.PLAYING:
         core.seat_bot(seat, declaration(room.game).standard_bot)
@@ -108,7 +112,7 @@ def seat_remove(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
         core.rearm(room, game_row, seats)
     else:
         core.open_seat(seat)
-    _log(moderator, ModerationLog.Action.REMOVE, room, target, reason)
+    _log(moderator, ModerationLog.Action.REMOVE, room, target, reason, **player)
     core.commit(room, core.Change(room.id, [event]))
     return event
 
@@ -138,7 +142,8 @@ def seat_rename(room_id: int, seat_index: int, *, moderator, reason: str) -> dic
     # their own: the phone's owner keeps their nickname.
     if seat.session_key and not seat.on_device:
         _forget_nickname(seat.session_key)
-    _log(moderator, ModerationLog.Action.RENAME, room, target, reason)
+    _log(moderator, ModerationLog.Action.RENAME, room, target, reason,
+         session_key=seat.session_key, user_id=seat.user_id)
     event = {"type": "renamed", "seat": seat.index}
     core.commit(room, core.Change(room.id, [event]))
     return event
@@ -182,12 +187,25 @@ def seat_ban(room_id: int, seat_index: int, *, moderator, reason: str) -> Ban:
     room = Room.objects.get(id=room_id)
     seat = room.seats.get(index=seat_index)
     if seat.kind != Seat.Kind.HUMAN or not seat.session_key:
-        raise ModerationError("That seat has no human player")
+        raise ModerationError("That seat has no human player. To ban a player already "
+                              "removed, select their removal in the moderation log")
     ban = ban_create(moderator=moderator, reason=reason, session_key=seat.session_key,
                      user=seat.user, room=room)
     if room.status != Room.Status.CLOSED:
         seat_remove(room_id, seat_index, moderator=moderator, reason=reason)
     return ban
+
+
+@transaction.atomic
+def ban_logged_player(entry: ModerationLog, *, moderator, reason: str) -> Ban:
+    """Ban the player a logged action was about (say, a removal, after which
+    their seat no longer knows them)."""
+    if not entry.session_key and entry.user_id is None:
+        raise ModerationError("This log entry names no player")
+    if Ban.is_banned(session_key=entry.session_key, user_id=entry.user_id):
+        raise ModerationError("That player is banned already")
+    return ban_create(moderator=moderator, reason=reason, session_key=entry.session_key,
+                      user=entry.user, room=entry.room)
 
 
 @transaction.atomic

@@ -4,6 +4,7 @@ every action asks for a reason and lands in the moderation log."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.urls import reverse
 
@@ -283,3 +284,29 @@ def test_a_moderator_adds_and_edits_players_with_bengali_usernames(admin_client,
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors["username"] == [player_username.message]
     assert not django_user_model.objects.filter(username="রুমি আক্তার").exists()
+
+
+def test_a_player_removed_first_is_banned_from_the_log_of_the_removal(admin_client):
+    room, _, guest = playing_room()
+    moderate(admin_client, room, "remove", 1, reason="rude")
+    # The seat no longer knows its player, so the room's ban says where to go.
+    admin_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    refused = admin_client.post(
+        reverse("admin:rooms_room_moderate", args=[room.id, "ban", 1]), {"reason": "rude"},
+        follow=True)
+    assert "moderation log" in refused.content.decode()
+    assert not Ban.objects.exists()
+    removal = ModerationLog.objects.get(action="remove")
+    assert removal.session_key == guest.session_key
+    url = reverse("admin:rooms_moderationlog_changelist")
+    for _ in range(2):  # the second time: already banned, nothing more
+        admin_client.post(url, {"action": "ban_players", "_selected_action": [removal.id],
+                                "apply": "1", "reason": "rude, and again elsewhere"})
+    ban = Ban.objects.get()
+    assert ban.session_key == guest.session_key and ban.active
+    with pytest.raises(errors.Banned):
+        services.room_create(actor=guest, game="snakes", seats=2)
+    close = ModerationLog.objects.create(action="close", room=room, reason="spam")
+    admin_client.post(url, {"action": "ban_players", "_selected_action": [close.id],
+                            "apply": "1", "reason": "nobody"})
+    assert Ban.objects.count() == 1  # a log entry about no player bans nobody
