@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.registry import by_slug, declarations, get_game
 from rooms import history, selectors
-from rooms.nicknames import BadNickname, clean_nickname
+from rooms.nicknames import BadNickname, clean_nickname, keep_on_account
 
 from . import ratings
 from .forms import RateLimitedLoginForm, SignUpForm
@@ -27,16 +27,23 @@ def _guest_key(request: HttpRequest) -> str:
 
 
 def _name_at_the_table(request: HttpRequest, user) -> None:
-    """A player who signed in without having chosen a nickname is called by
-    their username at the table: the home page asked a new account holder
-    "What should we call you? No sign-up, no password" (a phone drill). A
-    username the nickname rules refuse (too long) leaves the question."""
-    if request.session.get("nickname"):
-        return
-    try:
-        request.session["nickname"] = clean_nickname(user.get_username())
-    except BadNickname:
-        pass
+    """The name a player who signs up or in goes by at the table: the nickname
+    this phone already has; on a phone without one, the name their account
+    keeps (``keep_on_account``: signing in on a new phone brings it back), else
+    their username (the home page asked a new account holder "What should we
+    call you? No sign-up, no password": a phone drill). A name the nickname
+    rules refuse (too long, an underscore) leaves the question. An account
+    that keeps no name yet keeps the one chosen here."""
+    chosen = request.session.get("nickname")
+    if not chosen:
+        for name in (user.first_name, user.get_username()):
+            try:
+                chosen = request.session["nickname"] = clean_nickname(name)
+                break
+            except BadNickname:
+                continue
+    if chosen and not user.first_name:
+        keep_on_account(user.pk, chosen)
 
 
 @require_http_methods(["GET", "POST"])

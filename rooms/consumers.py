@@ -30,7 +30,7 @@ from games.registry import declaration
 
 from . import clock, codes, errors, fresh, guessing, publish, seen, services, ticker
 from .jsontext import compact
-from .nicknames import BadNickname, clean_nickname
+from .nicknames import BadNickname, clean_nickname, keep_on_account
 from .publish import room_group
 from .selectors import device_json, device_seat_shown, owner_tag
 from .threads import command, database_sync_to_async
@@ -623,6 +623,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             raise errors.BadMessage(str(exc)) from None
         self._actor = None  # built again with the new name
         await database_sync_to_async(self.scope["session"].save)()
+        if self.user_id is not None:
+            await database_sync_to_async(keep_on_account)(self.user_id,
+                                                          self.scope["session"]["nickname"])
 
     async def do_leave(self, message):
         await self._call(services.seat_leave)

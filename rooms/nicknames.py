@@ -65,3 +65,13 @@ def clean_nickname(raw: object) -> str:
         if unicodedata.category(ch)[0] == "M" and before == " ":
             raise BadNickname(gettext("A vowel sign or mark must follow a letter"))
     return name
+
+
+def keep_on_account(user_id: int | None, nickname: str) -> None:
+    """A signed-in player's nickname is kept on their account too (Django's
+    ``first_name``, the name a person goes by), so that signing in on another
+    phone brings it back: the sign-up page promises "your name across phones"."""
+    if user_id is not None:
+        from django.contrib.auth import get_user_model
+
+        get_user_model().objects.filter(pk=user_id).update(first_name=nickname)

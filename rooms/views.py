@@ -22,7 +22,7 @@ from games.registry import declaration, game_names
 
 from . import codes, declared, errors, guessing, history, services
 from .models import Game, Room
-from .nicknames import BadNickname, clean_nickname
+from .nicknames import BadNickname, clean_nickname, keep_on_account
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -62,6 +62,7 @@ def _needs_nickname(request: HttpRequest, next_url: str) -> HttpResponse | None:
 def nickname(request: HttpRequest) -> HttpResponse:
     try:
         request.session["nickname"] = clean_nickname(request.POST.get("name", ""))
+        keep_on_account(request.user.pk, request.session["nickname"])
     except BadNickname as exc:
         messages.error(request, str(exc))  # already in the visitor's language
         return redirect(f"{reverse('home')}#nickname")

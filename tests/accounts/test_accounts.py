@@ -214,3 +214,27 @@ def test_an_account_holder_is_called_by_their_name_and_keeps_it_after_signing_ou
     other.post(reverse("login"), {"username": "a_very_long_username_indeed",
                                   "password": PASSWORD})
     assert "_auth_user_id" in other.session and "nickname" not in other.session
+
+
+def test_signing_in_on_a_new_phone_brings_the_nickname_back(client, django_user_model):
+    """A drill signed up as "Karim" (username karim_drill2, which the nickname
+    rules refuse) and, on a fresh phone, was asked its name again."""
+    guest(client, "Karim")
+    client.post(reverse("signup"), {"username": "karim_drill2", "password1": PASSWORD,
+                                    "password2": PASSWORD, "email": ""})
+    assert "_auth_user_id" in client.session
+    new_phone = type(client)()
+    new_phone.post(reverse("login"), {"username": "karim_drill2", "password": PASSWORD})
+    assert new_phone.session["nickname"] == "Karim"
+    assert "nickname-input" not in new_phone.get(reverse("home")).content.decode()
+    # A name chosen while signed in is the one the next phone gets.
+    new_phone.post(reverse("nickname"), {"name": "করিম"})
+    third_phone = type(client)()
+    third_phone.post(reverse("login"), {"username": "karim_drill2", "password": PASSWORD})
+    assert third_phone.session["nickname"] == "করিম"
+    # A phone that already has a nickname keeps it (a guest chose it before signing in).
+    client.post(reverse("logout"))
+    guest(client, "Mitu")
+    client.post(reverse("login"), {"username": "karim_drill2", "password": PASSWORD})
+    assert client.session["nickname"] == "Mitu"
+    assert django_user_model.objects.get(username="karim_drill2").first_name == "করিম"
