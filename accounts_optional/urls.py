@@ -22,7 +22,8 @@ urlpatterns = [
     path("password/reset/", auth_views.PasswordResetView.as_view(
         template_name=T + "form.html", email_template_name=T + "password_reset_email.txt",
         subject_template_name=T + "password_reset_subject.txt",
-        extra_context={"title_key": "password_reset"}), name="password_reset"),
+        extra_context={"title_key": "password_reset", "submit": _("Send the link")}),
+        name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(
         # Django's own Bengali catalogue lacks this title: named here, it
         # stays in ours (makemessages keeps only what our code says).

@@ -186,3 +186,22 @@ def test_quick_play_at_the_party_pace_for_new_players(players, screenshots):
     player.wait_online()
     assert page.evaluate("KG.state.snap.room.pace") == "normal"
     expect(page.get_by_test_id("quick-pace-shown")).to_have_count(0)
+
+
+def test_a_refused_sign_up_opens_at_the_field_that_was_wrong(players, screenshots):
+    """A drill's two passwords did not match: the page came back scrolled to
+    the top, the cursor in the username and the error below the fold."""
+    player = players("Rumi", "bn", PHONE)
+    page = player.page
+    page.goto(player.base_url + "/accounts/signup/")
+    page.fill("input[name=username]", "rumi_drill")
+    page.fill("input[name=password1]", "khela-ghor-2024!")
+    page.fill("input[name=password2]", "khela-ghor-2025!")
+    page.locator("main form button[type=submit]").click()
+    error = page.locator(".field-error")
+    expect(error).to_have_count(1)
+    expect(page.locator("input[name=password2]")).to_be_focused()
+    expect(error).to_be_in_viewport()
+    player.shoot(screenshots, "sign-up-refused")
+    page.goto(player.base_url + "/accounts/password/reset/")
+    expect(page.locator("main form button[type=submit]")).to_have_text("লিংক পাঠান")
