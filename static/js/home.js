@@ -126,6 +126,16 @@
   // The page's own address is kept with it (a rules page's "?game=ludo").
   var own = next && (next.value === "/" || next.value.indexOf("/#") === 0);
   if (own && /^#(play|create|join)$/.test(location.hash)) next.value = "/" + location.search + location.hash;
+  /* The cursor goes to the nickname when the player is sent there (a tap on
+     a way in, or a page that needs the nickname first), not on arrival: an
+     autofocus opened the first visit scrolled past the site's name, and on a
+     phone it can raise the keyboard over the page. */
+  var nicknameInput = document.getElementById("nickname-input");
+  function toNickname() {
+    if (nicknameInput && location.hash === "#nickname") nicknameInput.focus();
+  }
+  toNickname();
+  window.addEventListener("hashchange", toNickname);  // after the link's own focus move
   document.querySelectorAll("a[data-then]").forEach(function (link) {
     link.addEventListener("click", function () {
       if (own) next.value = "/" + location.search + link.dataset.then;
