@@ -408,6 +408,9 @@ KHELAGHOR_BOT_DELAY = float(os.environ.get("KHELAGHOR_BOT_DELAY", "1.0"))
 # Seconds per decision at a normal table (party tables get twice as long). The
 # rules say 15; tests and benchmarks set less to see many timeouts quickly.
 KHELAGHOR_TURN_SECONDS = float(os.environ.get("KHELAGHOR_TURN_SECONDS", "15"))
+# Seconds a quick-play table waits for people before computers fill it and it
+# starts (browser tests that seat a second person set it long: no race).
+KHELAGHOR_QUICK_PLAY_WAIT = float(os.environ.get("KHELAGHOR_QUICK_PLAY_WAIT", "10"))
 # When no server process has run the turn clocks for longer than this many
 # seconds (all of them down, or the database away), the clocks pause for that
 # long: deadlines, quick play's countdowns and the away rule all move on by the

@@ -30,7 +30,7 @@ from ..state import cached_seq, load_state
 BOT_DELAY = 1.0  # seconds: a computer plays at a human-like pace (settings.KHELAGHOR_BOT_DELAY)
 AWAY_FOR_TAKEOVER = 45  # seconds disconnected after which one timeout hands the seat over
 TIMEOUTS_FOR_TAKEOVER = 3
-QUICK_PLAY_WAIT = 10  # seconds a public table waits for humans before computers fill it
+QUICK_PLAY_WAIT = 10  # seconds a public table waits for humans (settings.KHELAGHOR_QUICK_PLAY_WAIT)
 LOBBY_IDLE = timedelta(hours=2)
 FINISHED_IDLE = timedelta(hours=2)
 PLAYING_IDLE = timedelta(hours=24)

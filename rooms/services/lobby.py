@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games import base as engine_base
@@ -76,7 +77,8 @@ def room_create(
                     next_server_seed_hash=seed_hash(server_seed),
                     last_activity=clock.now(),
                     autostart_at=(
-                        clock.now() + timedelta(seconds=QUICK_PLAY_WAIT)
+                        clock.now() + timedelta(seconds=getattr(
+                            settings, "KHELAGHOR_QUICK_PLAY_WAIT", QUICK_PLAY_WAIT))
                         if visibility == Room.Visibility.PUBLIC else None
                     ),
                 )

@@ -135,7 +135,7 @@ def play_to_the_end(
 
 
 @contextlib.contextmanager
-def calm_server(directory) -> Iterator[DaphneServer]:
+def calm_server(directory, **settings: str) -> Iterator[DaphneServer]:
     """A daphne like the browser tests' shared ``server`` (its own SQLite file,
     quick computers), but whose turns never run out during a test: no timeout
     and no computer move can come between what a page did and what the test
@@ -146,6 +146,7 @@ def calm_server(directory) -> Iterator[DaphneServer]:
         KHELAGHOR_BOT_DELAY="0.15",
         KHELAGHOR_TURN_SECONDS=str(CALM_TURN_SECONDS),
         DJANGO_LOG_LEVEL="WARNING",
+        **settings,
     )
     with run_daphne(free_port(), env) as running:
         running.database = Path(directory) / "db.sqlite3"

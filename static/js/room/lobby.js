@@ -23,7 +23,7 @@
     R.stop("autostart");
     root.appendChild(R.header(title));
 
-    if (quick) root.appendChild(quickStart(room, mine, open));
+    if (quick) root.appendChild(quickStart(room, mine, open, you));
 
     // The code, large, with ways to pass it on.
     root.appendChild(el("section", { class: "card lobby-code", "aria-labelledby": "code-title" },
@@ -160,7 +160,7 @@
 
   /* A quick-play table starts by itself (room.autostart_at): the seconds left,
      counted on the server's clock, and a way not to wait. */
-  function quickStart(room, mine, open) {
+  function quickStart(room, mine, open, you) {
     var count = el("p", { class: "countdown", "data-testid": "autostart", role: "timer", "aria-live": "off" });
     var box = el("section", { class: "card quick-start", "aria-labelledby": "quick-title" },
       el("h2", { id: "quick-title" }, gettext("Quick play")), count,
@@ -186,6 +186,15 @@
         ? fmt(ngettext("Computers take the %(n)s empty seat.", "Computers take the %(n)s empty seats.", open), { n: open })
         : gettext("Every seat is taken.")));
     } else {
+      // Someone who came by the code has seconds left: the seat is here, in
+      // the first screen, not under the code and the seats (a phone drill).
+      var free = (room.seats || []).filter(function (s) { return s.kind === "open"; })[0];
+      if (free) {
+        box.appendChild(el("button", {
+          type: "button", class: "button-primary big-button", "data-key": "quick-seat", "data-testid": "quick-seat",
+          disabled: !S.connected, onclick: function () { sitHere(free.seat, you); },
+        }, gettext("Take a seat")));
+      }
       box.appendChild(el("p", { class: "hint" }, gettext("Take a seat to play; computers fill the seats nobody takes.")));
     }
     return box;
