@@ -752,3 +752,22 @@ def test_a_friend_who_has_a_nickname_sits_with_one_tap(players, server):
     page.locator("[data-key=sit-2]").tap()
     expect(page.locator("#room")).to_have_attribute("data-you-seat", "2")
     expect(host.page.locator(".seat-row[data-seat='2'] .seat-name")).to_have_text("Tanvir")
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_someone_without_a_seat_is_told_they_are_watching(players, screenshots, lang):
+    """A drill's third friend opened the link mid-game: the bar where the
+    controls go was empty, and nothing said why."""
+    rumi, mina = players("Rumi", lang, PHONE), players("Mina", lang, PHONE)
+    code = seat_two_and_start(rumi, mina, "snakes", 2)
+    joya = players("Joya", lang, PHONE).start()
+    joya.page.goto(f"{joya.base_url}/r/{code}/")
+    expect(joya.page.locator("#room")).to_have_attribute("data-view", "table")
+    watching = joya.page.get_by_test_id("watching")
+    said = {"bn": "আপনি খেলাটা দেখছেন", "en": "You are watching this game"}
+    expect(watching).to_have_text(said[lang])
+    expect(watching).to_be_in_viewport()
+    joya.shoot(screenshots, "spectator")
+    for player in (rumi, mina):
+        expect(player.page.get_by_test_id("watching")).to_have_count(0)

@@ -129,6 +129,12 @@
     var scrolled = P.board.scrollTop;
     if (mod) mod.render(P.board, P.controls, c, events);
     if (scrolled && P.board.scrollTop !== scrolled) P.board.scrollTop = scrolled;
+    // Someone without a seat had no action where the controls go, and
+    // nothing said why (a phone drill).
+    if (R.youSeat() === null && !P.controls.querySelector("button") && game && game.status === "in_progress") {
+      P.controls.appendChild(el("p", { class: "hint watching", "data-testid": "watching" },
+        gettext("You are watching this game")));
+    }
     renderCover(mod);  // after the board: it may hold a moment the cover waits for
     R.root.classList.toggle("has-controls", !!P.controls.querySelector("button"));
     KG.clear(P.reactions).appendChild(R.reactionBar());
