@@ -304,7 +304,7 @@
   function renderControls(controls, c, L, movable, fresh) {
     var v = c.view;
     KG.clear(controls);
-    var panel = el("section", { class: "panel", "aria-labelledby": "ludo-move-title" }, el("h2", { id: "ludo-move-title" }, gettext("Rolls")));
+    var panel = el("section", { class: "panel" + (L.square ? " ludo-bar" : ""), "aria-labelledby": "ludo-move-title" }, el("h2", { id: "ludo-move-title" }, gettext("Rolls")));
     // The roll sequence, e.g. 6, 6, 4 (the one to move with now is marked).
     var seq = el("div", { class: "roll-seq", "data-testid": "roll-seq", "aria-label": gettext("Roll sequence") });
     // The die rolled in this update tumbles in (the newest of the sequence).
@@ -314,7 +314,13 @@
       if (v.current !== null && v.current !== undefined) cls = i < v.current ? "used" : i === v.current ? "current" : "";
       seq.appendChild(KG.die(r, { cls: cls, label: digits(r), roll: rolled && i === v.rolls.length - 1 }));
     });
-    var ended = endedSequence(v, c);
+    // On the square board the sentence goes on a line of its own, the width
+    // of the bar, under the dice and Roll: squeezed beside them it wrapped to
+    // three lines, the bar grew, and the board took what height was left (a
+    // drill saw it swing from 344 to 291 px between turns); the bar keeps one
+    // height (CSS). The hexagon needs every pixel for 24 px tokens: there the
+    // sentence stays beside the dice and the bar takes what it holds.
+    var ended = endedSequence(v, c), note = null;
     if ((!v.rolls || !v.rolls.length) && ended && v.sequence <= 1) {
       // The sequence this update ended (a roll no token could use, or the one
       // move it allowed, made at once): without it the player who tapped Roll
@@ -322,9 +328,9 @@
       ended.rolls.forEach(function (r, i) {
         seq.appendChild(KG.die(r, { cls: "used", label: digits(r), roll: rolled && i === ended.rolls.length - 1 }));
       });
-      seq.appendChild(el("span", { class: "hint", "data-testid": "ended-sequence" }, endedText(ended, c)));
+      note = el("p", { class: "hint roll-note", "data-testid": "ended-sequence" }, endedText(ended, c));
     } else if (!v.rolls || !v.rolls.length) {
-      seq.appendChild(el("span", { class: "hint" }, v.sequence > 1 ? gettext("Bonus roll!") : gettext("No rolls yet this turn")));
+      note = el("p", { class: "hint roll-note" }, v.sequence > 1 ? gettext("Bonus roll!") : gettext("No rolls yet this turn"));
     }
     panel.appendChild(seq);
 
@@ -338,6 +344,7 @@
     var anyMove = Object.keys(movable).length > 0;
     if (c.you !== null && v.seats && v.seats[c.you] && anyMove) {
       var me = v.seats[c.you];
+      // No Roll in this state: the words fit beside the dice.
       seq.appendChild(el("span", { class: "hint" }, fmt(gettext("Choose a token to move %(n)s."), { n: v.rolls[v.current] })));
       var row = el("div", { class: "token-buttons", role: "group", "aria-label": gettext("Your tokens") });
       me.tokens.forEach(function (p, tk) {
@@ -352,6 +359,7 @@
       });
       panel.appendChild(row);
     }
+    if (note) (L.square ? panel : seq).appendChild(note);
     controls.appendChild(panel);
     controls.appendChild(el("p", { class: "legend-row" },
       el("span", {}, "★ " + gettext("safe square")),

@@ -259,3 +259,54 @@ def test_the_board_stays_put_from_turn_to_turn(players, lang):
         "KG.state.snap.game.placings.length") >= 3  # three finished, one by one
     assert placed_while_playing and len(tops) >= 3, tops
     assert len(set(tops)) == 1, sorted(set(tops))
+
+
+WATCH_THE_BOARD_SIZE = """() => {
+  window.boardSizes = [];
+  const room = document.querySelector('#room');
+  new MutationObserver(() => requestAnimationFrame(() => {
+    const svg = document.querySelector('[data-testid=board] svg');
+    if (svg && room.dataset.status === 'playing') {
+      const box = svg.getBoundingClientRect();
+      // The drawing keeps its aspect: it is as big as the box's smaller side.
+      const bar = document.querySelector('[data-testid=controls]').innerText;
+      window.boardSizes.push([Math.round(Math.min(box.width, box.height)),
+                              Math.round(box.top + window.scrollY),
+                              bar.split(String.fromCharCode(10)).join(' | ')]);
+    }
+  })).observe(room, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+class Enough(Exception):
+    """Enough turns watched."""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_ludo_board_keeps_its_size_from_turn_to_turn(players, shots, lang):
+    """A phone drill saw the square board swing between 291 and 344 px:
+    the bar under it grew by two lines when a sentence beside Roll wrapped
+    ("Bablu (AI) rolled 5: no token could move"), and shrank to the die on
+    the others' turns, and the board took whatever height was left."""
+    from tests.browser.play import play_to_the_end
+
+    rumi = players("Rumi", lang, PHONE).start()
+    rumi.create_room("ludo", 4)
+    page = rumi.page
+    page.get_by_test_id("fill-bots").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator("#room")).to_have_attribute("data-view", "table")
+    page.evaluate(WATCH_THE_BOARD_SIZE)
+
+    def enough(steps: int) -> None:
+        if steps >= 30:
+            raise Enough
+
+    with pytest.raises(Enough):
+        play_to_the_end([page], "ludo", budget=240, on_step=enough)
+    page.screenshot(path=str(shots / f"ludo-bar-{lang}-360x640.png"))
+    sizes = page.evaluate("window.boardSizes")
+    assert len(sizes) >= 30, sizes
+    seen = {(size, top): bar for size, top, bar in sizes}  # a bar for each size seen
+    assert len(seen) == 1, seen
