@@ -771,3 +771,26 @@ def test_someone_without_a_seat_is_told_they_are_watching(players, screenshots, 
     joya.shoot(screenshots, "spectator")
     for player in (rumi, mina):
         expect(player.page.get_by_test_id("watching")).to_have_count(0)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_friends_in_the_lobby_see_the_pace_and_house_rules_the_host_chose(players, screenshots,
+                                                                          lang):
+    """A drill's friend saw neither the pace nor the house rules before the
+    game began: only the host's card showed them."""
+    host, friend = players("Tanvir", lang, PHONE), players("Mina", lang, PHONE)
+    seat_two(host, friend, "ludo", 4)
+    terms = friend.page.get_by_test_id("table-terms")
+    expect(terms).to_contain_text("১৫" if lang == "bn" else "15 seconds")
+    expect(terms.locator("[data-rule=home_bonus_roll]")).to_have_attribute("data-on", "yes")
+    before = version(host.page)
+    host.page.get_by_test_id("pace-party").click()
+    expect(host.page.locator("#room")).not_to_have_attribute("data-version", before)
+    before = version(host.page)
+    host.page.locator("#home-bonus-roll").uncheck()
+    expect(host.page.locator("#room")).not_to_have_attribute("data-version", before)
+    expect(terms).to_contain_text("৩০" if lang == "bn" else "30 seconds")
+    expect(terms.locator("[data-rule=home_bonus_roll]")).to_have_attribute("data-on", "no")
+    expect(host.page.get_by_test_id("table-terms")).to_have_count(0)  # the host has the card
+    friend.shoot(screenshots, "lobby-table-terms")

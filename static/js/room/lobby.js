@@ -142,6 +142,7 @@
     root.appendChild(seatsCard);
 
     if (isHost && !quick) root.appendChild(hostControls(room, open));
+    else if (!quick) root.appendChild(tableTerms(room));
 
     root.appendChild(el("section", { class: "card fairness" },
       el("h2", {}, gettext("Fair dice")),
@@ -286,6 +287,21 @@
       } }, gettext("Fill empty seats with computers")));
     }
     return box;
+  }
+
+  /* What the host chose, for everyone else at a private table: the pace and
+     the house rules were seen only once the game began (a phone drill). */
+  function tableTerms(room) {
+    var list = el("ul", { class: "table-terms", "data-testid": "table-terms" },
+      el("li", {}, room.pace === "party" ? gettext("Party: 30 seconds a move, for new players") : gettext("Normal: 15 seconds a move")));
+    R.houseRules(room.game).forEach(function (rule) {
+      var on = room.options && rule.key in room.options ? room.options[rule.key] !== false : rule.default;
+      list.appendChild(el("li", { "data-rule": rule.key, "data-on": on ? "yes" : "no" },
+        (on ? "✓ " : "✗ ") + rule.label, el("span", { class: "visually-hidden" }, on ? " (" + gettext("on") + ")" : " (" + gettext("off") + ")")));
+    });
+    if (room.options && room.options.rated) list.appendChild(el("li", {}, gettext("Rated game: the results change the ratings of players with an account")));
+    return el("section", { class: "card", "aria-labelledby": "terms-title" },
+      el("h2", { id: "terms-title" }, gettext("This table")), list);
   }
 
   /* The host's Start, under the thumb: it stays at the bottom of the screen
