@@ -81,7 +81,9 @@
         o.disabled = n < min || n > max;
         o.hidden = o.disabled;
       });
-      if (value < min || value > max) seats.value = String(Math.min(max, Math.max(min, +game.dataset.default)));
+      // Out of the new game's range: the nearest count it allows (Ludo's 5
+      // became Snakes' default 2, not its most, 4: a phone drill).
+      if (value < min || value > max) seats.value = String(value > max ? max : min);
       Array.prototype.forEach.call(options, function (set) {
         var mine = set.dataset.game === game.value;
         set.hidden = !mine;

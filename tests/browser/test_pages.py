@@ -210,3 +210,15 @@ def test_a_refused_sign_up_opens_at_the_field_that_was_wrong(players, screenshot
     player.shoot(screenshots, "sign-up-refused")
     page.goto(player.base_url + "/accounts/password/reset/")
     expect(page.locator("main form button[type=submit]")).to_have_text("লিংক পাঠান")
+
+
+def test_changing_the_game_keeps_the_nearest_number_of_players(players):
+    """A drill chose Ludo for 5, then Snakes & Ladders: the count fell to 2,
+    not to the 4 the game allows at most."""
+    page = players("Rumi", "en", PHONE).start().page
+    page.check("input[name=game][value=ludo]")
+    page.select_option("#seats-select", "5")
+    page.check("input[name=game][value=snakes]")
+    expect(page.locator("#seats-select")).to_have_value("4")
+    page.check("input[name=game][value=ludo]")
+    expect(page.locator("#seats-select")).to_have_value("4")  # in range: kept
