@@ -794,3 +794,21 @@ def test_friends_in_the_lobby_see_the_pace_and_house_rules_the_host_chose(player
     expect(terms.locator("[data-rule=home_bonus_roll]")).to_have_attribute("data-on", "no")
     expect(host.page.get_by_test_id("table-terms")).to_have_count(0)  # the host has the card
     friend.shoot(screenshots, "lobby-table-terms")
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_a_full_lobby_keeps_each_seat_on_one_line(players, screenshots, lang):
+    """A drill's six-seat lobby put each computer's Remove under its name,
+    doubling the rows: the name gives way (it ends in …) instead."""
+    host = players("Shahriar", lang, PHONE)
+    host.start()
+    host.create_room("ludo", 6)
+    page = host.page
+    page.get_by_test_id("fill-bots").click()
+    rows = page.locator(".seat-list .seat-row")
+    expect(rows.locator("[data-key^=rm-]")).to_have_count(5)
+    # One line: a 44 px button and the row's padding (two lines were 86 px).
+    heights = [round(row.bounding_box()["height"]) for row in rows.all()]
+    assert max(heights) <= 60, heights
+    host.shoot(screenshots, "lobby-six-seats")
