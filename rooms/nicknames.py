@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 
 from config.digits import to_local_digits
@@ -72,6 +73,4 @@ def keep_on_account(user_id: int | None, nickname: str) -> None:
     ``first_name``, the name a person goes by), so that signing in on another
     phone brings it back: the sign-up page promises "your name across phones"."""
     if user_id is not None:
-        from django.contrib.auth import get_user_model
-
         get_user_model().objects.filter(pk=user_id).update(first_name=nickname)

@@ -141,8 +141,7 @@
     }
     root.appendChild(seatsCard);
 
-    if (isHost && !quick) root.appendChild(hostControls(room, open));
-    else if (!quick) root.appendChild(tableTerms(room));
+    if (!quick) root.appendChild(isHost ? hostControls(room, open) : tableTerms(room));
 
     root.appendChild(el("section", { class: "card fairness" },
       el("h2", {}, gettext("Fair dice")),
@@ -267,7 +266,7 @@
       box.appendChild(level);
     }
     R.houseRules(room.game).forEach(function (rule) {
-      var on = room.options && rule.key in room.options ? room.options[rule.key] !== false : rule.default;
+      var on = ruleOn(room, rule);
       var id = rule.id || rule.key.replace(/_/g, "-");
       var cb = el("input", { type: "checkbox", id: id, checked: on, "data-key": id, disabled: !S.connected, onchange: function () {
         var options = {};
@@ -289,13 +288,17 @@
     return box;
   }
 
+  function ruleOn(room, rule) {
+    return room.options && rule.key in room.options ? room.options[rule.key] !== false : rule.default;
+  }
+
   /* What the host chose, for everyone else at a private table: the pace and
      the house rules were seen only once the game began (a phone drill). */
   function tableTerms(room) {
     var list = el("ul", { class: "table-terms", "data-testid": "table-terms" },
       el("li", {}, room.pace === "party" ? gettext("Party: 30 seconds a move, for new players") : gettext("Normal: 15 seconds a move")));
     R.houseRules(room.game).forEach(function (rule) {
-      var on = room.options && rule.key in room.options ? room.options[rule.key] !== false : rule.default;
+      var on = ruleOn(room, rule);
       list.appendChild(el("li", { "data-rule": rule.key, "data-on": on ? "yes" : "no" },
         (on ? "✓ " : "✗ ") + rule.label, el("span", { class: "visually-hidden" }, on ? " (" + gettext("on") + ")" : " (" + gettext("off") + ")")));
     });
