@@ -300,7 +300,7 @@ def test_the_ludo_board_keeps_its_size_from_turn_to_turn(players, shots, lang):
     page.evaluate(WATCH_THE_BOARD_SIZE)
 
     def enough(steps: int) -> None:
-        if steps >= 30:
+        if steps >= 60:
             raise Enough
 
     with pytest.raises(Enough):
