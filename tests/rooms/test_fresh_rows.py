@@ -10,13 +10,20 @@ from rooms import fresh
 from rooms.models import Game, Room, Seat
 
 
-@pytest.fixture(autouse=True)
-def empty():
-    fresh.forget_all()
-    yield
+def _forget_everything() -> None:
     fresh.forget_all()
     for room_id in list(fresh._listening):
         del fresh._listening[room_id]
+
+
+@pytest.fixture(autouse=True)
+def empty():
+    # Before as well as after: an earlier test in this process left room 7
+    # "heard" (room ids repeat from test database to test database), and the
+    # first assertion below failed in one `make test` of 1,413.
+    _forget_everything()
+    yield
+    _forget_everything()
 
 
 def rows_at(version: int, room_id: int = 7):
