@@ -107,8 +107,9 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # {{ n|local_digits }} on every page: Bengali digits on Bengali pages;
-            # {{ name|seat_name:kind }}: computer players named in the page's language.
-            "builtins": ["config.digits", "rooms.bot_names"],
+            # {{ name|seat_name:kind }}: computer players named in the page's language;
+            # {% js_catalogue_src %}: the JavaScript catalogue, static or /jsi18n/.
+            "builtins": ["config.digits", "rooms.bot_names", "config.catalogue"],
         },
     },
 ]
