@@ -213,22 +213,16 @@
         node.classList.toggle("movable", !!can);
         var label = fmt(gettext("%(name)s, token %(n)s: %(where)s"), { name: c.nameOf(item.seat), n: item.token + 1, where: describeProgress(L, item.p) });
         node.setAttribute("aria-label", label);
+        // A token on the board is a picture that answers a tap; the keyboard and
+        // a screen reader choose with the bar's token buttons, one stop per
+        // token (as buttons here too, every movable token was two Tab stops).
+        node.setAttribute("role", "img");
         if (can) {
-          node.setAttribute("role", "button");
-          node.setAttribute("tabindex", "0");
-          node.setAttribute("data-key", "tok-" + item.token);
           node.removeAttribute("aria-disabled");
           node.onclick = function () { c.act({ type: "move", token: item.token }); };
-          node.onkeydown = function (ev) {
-            if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); c.act({ type: "move", token: item.token }); }
-          };
         } else {
-          node.setAttribute("role", "img");
-          node.removeAttribute("tabindex");
-          node.removeAttribute("data-key");
           if (item.seat === mine) node.setAttribute("aria-disabled", "true");
           node.onclick = null;
-          node.onkeydown = null;
         }
       });
     });
