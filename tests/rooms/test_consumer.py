@@ -202,6 +202,34 @@ async def test_a_name_sent_with_join_is_the_seats_though_the_socket_spoke_before
     await guest.disconnect()
 
 
+def signed_in_session(username: str) -> tuple[str, int]:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_user(username, password="a long passphrase 7")
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value, user.pk
+
+
+async def test_a_name_sent_with_join_is_kept_on_the_players_account(room_code):
+    """The account keeps its player's nickname (signing in on a new phone
+    brings it back): a name given with ``join`` over the socket as well as one
+    typed into the nickname form."""
+    from asgiref.sync import sync_to_async
+    from django.contrib.auth import get_user_model
+
+    code, _host_key = room_code
+    session_key, user_id = await sync_to_async(signed_in_session)("karim_phone")
+    guest = await connect(code, session_key)
+    await receive(guest, "snapshot")
+    await guest.send_json_to({"type": "join", "name": "করিম", "id": "j1"})
+    assert (await receive(guest, "ok"))["id"] == "j1"
+    user = await get_user_model().objects.aget(pk=user_id)
+    assert user.first_name == "করিম"
+    await guest.disconnect()
+
+
 async def test_join_start_and_a_stale_action_gets_a_resync(room_code):
     code, host_key = room_code
     host = await connect(code, host_key)
