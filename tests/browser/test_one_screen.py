@@ -240,15 +240,20 @@ def test_the_board_stays_put_from_turn_to_turn(players, lang):
     came under the square at the end). Four seats at a Snakes board whose
     one ladder climbs from the entry square to 100: players finish one by
     one, and the others play on."""
-    from tests.browser.play import RACE_BOARD, play_to_the_end, seat_two, version
+    from tests.browser.play import RACE_BOARD, play_to_the_end, seat_two
 
     rumi, tanvir = players("Rumi", lang, PHONE), players("Tanvir", lang, PHONE)
     seat_two(rumi, tanvir, "snakes", 4)
     host = rumi.page
     host.get_by_test_id("fill-bots").click()
-    before = version(host)
+    # Start only on a lobby that has heard both answers: the computers seated
+    # and the race board set. (Waiting for "some update" after the board could
+    # be satisfied by the computers' update, and Start was once clicked while
+    # the board's update redrew the lobby under it: it did not take.)
+    expect(host.get_by_test_id("start")).to_be_enabled()
     host.evaluate(RACE_BOARD)
-    expect(host.locator("#room")).not_to_have_attribute("data-version", before)
+    host.wait_for_function(
+        "() => ((KG.state.snap.room.options.board || {}).ladders || {})['6'] === 100")
     host.get_by_test_id("start").click()
     for player in (rumi, tanvir):
         expect(player.page.locator("#room")).to_have_attribute("data-view", "table")
