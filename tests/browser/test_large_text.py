@@ -316,8 +316,8 @@ def with_large_text(player, how: str):
 
 
 def shoot(page: Page, screenshots: Path, label: str) -> None:
-    """The top of the page and its end, at the text size set (a full-page
-    screenshot would resize the view and drop the CDP font sizes)."""
+    """The top of the page and its end, at the text size set (a full-page or an
+    element's screenshot would resize the view and drop the CDP font sizes)."""
     page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshots / f"large-text-{label}-360x640-top.png"))
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -326,6 +326,9 @@ def shoot(page: Page, screenshots: Path, label: str) -> None:
 
 
 def read_the_page(page: Page, label: str) -> dict:
+    # Still at 200% (an element's or a whole page's screenshot was seen to drop
+    # the DevTools font sizes: only the screen's own are taken here).
+    expect(page.locator("html")).to_have_css("font-size", "32px")
     page.evaluate("() => document.fonts.ready")
     seen = {
         "scroll_width": page.evaluate("() => document.documentElement.scrollWidth"),
@@ -429,8 +432,9 @@ def test_the_lobby_reads_whole_and_scrolls_above_its_start_bar_at_200_percent_te
               f"parts not reached {parts}")
         seen = read_the_page(page, label)
         shoot(page, screenshots, f"lobby-{state}-{lang}-{how}")
-        page.locator(".seat-list").screenshot(
-            path=str(screenshots / f"large-text-lobby-{state}-{lang}-{how}-seats.png"))
+        page.evaluate("() => document.querySelector('.seat-list').scrollIntoView()")
+        page.screenshot(path=str(screenshots / f"large-text-lobby-{state}-{lang}-{how}"
+                                                 "-360x640-seats.png"))
         assert parts["looked"] >= 10, parts
         assert seen["names"], seen["names"]
         assert left_to_scroll >= PHONE["height"] / 2, (left_to_scroll, stays)
