@@ -39,11 +39,9 @@ def catalogue_src(language: str) -> str:
         url = static(path)  # the manifest storage raises for a file it never collected
     except ValueError:
         url = None
-    if url is not None and not isinstance(staticfiles_storage, ManifestFilesMixin):
-        # The plain storage (DEBUG) names any path; the file must exist to serve.
-        if not finders.find(path):
-            url = None
-    if url is None:
+    # The plain storage (DEBUG) names any path; the file must exist to serve.
+    plain = not isinstance(staticfiles_storage, ManifestFilesMixin)
+    if url is None or plain and not finders.find(path):
         url = reverse("javascript-catalog")
         log.warning(
             "static/%s is missing: pages load %s instead; run "
